@@ -1,0 +1,40 @@
+/* reservoir — per-modulus Golomb constants (CODES.md §4).
+ *
+ * Computing w = bitlen(m-1), the truncated-binary cutoff and the overflow
+ * bound L = floor(MAX/m) costs a division; a reader or writer does it once
+ * per modulus and keeps this small struct. */
+#ifndef RESERVOIR_GOLOMB_H
+#define RESERVOIR_GOLOMB_H
+
+#include <stdint.h>
+
+#include "reservoir/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rsv_golomb {
+    uint64_t m;      /* modulus; 0 marks an invalid struct (RSV_ERR_BAD_MODULUS) */
+    uint64_t cutoff; /* (2^w - m) mod 2^64 */
+    uint64_t mask;   /* 2^w - 1 (all ones for w = 64) */
+    uint64_t L;      /* floor(MAX / m): the largest quotient that cannot overflow */
+    unsigned w;      /* bitlen(m - 1), 0..64 */
+    unsigned qfast;  /* min(L, 64): quotients below it take the inline path */
+} rsv_golomb;
+
+/* Fill *g for modulus m. m = 0 stores an invalid struct (every use of it fails
+ * with RSV_ERR_BAD_MODULUS) and returns RSV_ERR_BAD_MODULUS. */
+rsv_status rsv_golomb_init(rsv_golomb *g, uint64_t m);
+
+/* Code length q + 1 + (w-1 or w) of value v, RSV_ERR_TOO_LARGE if it does not
+ * fit in u64, RSV_ERR_BAD_MODULUS for an invalid struct. */
+rsv_status rsv_golomb_length(const rsv_golomb *g, uint64_t v, uint64_t *nbits);
+
+/* EG_k code length 2*bitlen(q+1) - 1 + k (at most 129); 0 for k > 63. */
+unsigned rsv_eg_length(uint64_t v, unsigned k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

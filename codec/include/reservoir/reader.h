@@ -1,0 +1,263 @@
+/* reservoir — the bit reservoir reader (CODES.md §1.3, §2–§4, §5.2).
+ *
+ * State: the view, the position p and a 64-bit cache holding the next n view
+ * bits, left-aligned (the bit at p is the cache MSB), every bit below them
+ * zero. The cache is a pure function of p: a refill reloads it from p with a
+ * bounded load, so any operation may drop the cache (n = 0) and the reader is
+ * still consistent. That is what makes "after a failure the reader behaves
+ * like the oracle started at the failure position" cheap to guarantee.
+ *
+ * Hot paths (fixed fields, exp-Golomb and Golomb codes that fit in the cache)
+ * are inline here; everything rare (refill at the view's tail, codes longer
+ * than the cache, the 129-bit maximum, every error) lives out of line in
+ * reader.c. Shift amounts are commented where they may reach 64. */
+#ifndef RESERVOIR_READER_H
+#define RESERVOIR_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "reservoir/golomb.h"
+#include "reservoir/status.h"
+#include "reservoir/view.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RSV_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RSV_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define RSV_CLZ64(x) ((unsigned)__builtin_clzll(x)) /* x != 0 */
+#else
+#define RSV_LIKELY(x) (x)
+#define RSV_UNLIKELY(x) (x)
+static inline unsigned rsv__clz64_portable(uint64_t x)
+{
+    unsigned n = 0;
+    while (!(x & (UINT64_C(1) << 63))) { x <<= 1; n++; }
+    return n;
+}
+#define RSV_CLZ64(x) rsv__clz64_portable(x)
+#endif
+
+typedef struct rsv_reader {
+    const uint8_t *data; /* view data pointer (never re-based) */
+    uint64_t off;        /* view bit offset */
+    uint64_t len;        /* view bit length */
+    uint64_t pos;        /* bits consumed, 0 <= pos <= len */
+    uint64_t cache;      /* view bits [pos, pos + n), left-aligned, rest zero */
+    unsigned n;          /* cached bits, 0..64 */
+} rsv_reader;
+
+/* ---- construction and queries (no loads: CODES.md A3) ------------------- */
+
+static inline void rsv_reader_init(rsv_reader *r, rsv_view v)
+{
+    r->data = v.data;
+    r->off = v.off;
+    r->len = v.len;
+    r->pos = 0;
+    r->cache = 0;
+    r->n = 0;
+}
+
+static inline uint64_t rsv_reader_position(const rsv_reader *r) { return r->pos; }
+static inline uint64_t rsv_reader_remaining(const rsv_reader *r) { return r->len - r->pos; }
+static inline int rsv_reader_empty(const rsv_reader *r) { return r->pos == r->len; }
+static inline rsv_view rsv_reader_view(const rsv_reader *r)
+{
+    return rsv_view_make(r->data, r->off, r->len);
+}
+
+/* Move to absolute position p (<= len, else RSV_ERR_TRUNCATED_SPAN and the
+ * reader is unchanged). No loads. */
+rsv_status rsv_reader_seek(rsv_reader *r, uint64_t p);
+
+/* ---- out-of-line paths (reader.c) -------------------------------------- */
+
+void rsv__refill_tail(rsv_reader *r);
+rsv_status rsv__read_slow(rsv_reader *r, unsigned w, uint64_t *out);
+rsv_status rsv__read_eg_slow(rsv_reader *r, unsigned k, uint64_t *out);
+rsv_status rsv__read_golomb_slow(rsv_reader *r, const rsv_golomb *g, uint64_t *out);
+
+/* ---- primitives --------------------------------------------------------- */
+
+static inline uint64_t rsv__load_be64(const uint8_t *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if defined(__GNUC__) || defined(__clang__)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+#else
+    x = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
+        ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
+        ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+#endif
+    return x;
+}
+
+/* Reload the cache from pos. When at least 64 - s view bits remain (s = the
+ * bit offset of pos inside its byte) the 8 bytes from pos's byte all hold view
+ * bits at positions >= pos, so one unaligned 8-byte load is in bounds (A1,
+ * A4); otherwise the tail path loads exactly the bytes that remain. Leaves
+ * n >= min(57, remaining). */
+static inline void rsv__refill(rsv_reader *r)
+{
+    uint64_t bit = r->off + r->pos; /* no overflow: off + len <= 2^64 - 1 */
+    unsigned s = (unsigned)(bit & 7);
+    if (RSV_LIKELY(r->len - r->pos >= 64u - s)) {
+        r->cache = rsv__load_be64(r->data + (bit >> 3)) << s; /* s <= 7 */
+        r->n = 64u - s;
+    } else {
+        rsv__refill_tail(r);
+    }
+}
+
+/* Top w bits of the cache, 0 <= w <= 64 (w = 0 would shift by 64). */
+static inline uint64_t rsv__top(uint64_t cache, unsigned w)
+{
+    return w ? cache >> (64u - w) : 0;
+}
+
+/* Drop k cached bits, 0 <= k <= n (k = 64 would be an undefined shift). */
+static inline void rsv__consume(rsv_reader *r, unsigned k)
+{
+    r->cache = k < 64 ? r->cache << k : 0;
+    r->n -= k;
+    r->pos += k;
+}
+
+/* ---- fixed fields, take, skip (CODES.md §2) ----------------------------- */
+
+/* read(w): the w-bit field at p, 0 <= w <= 64. */
+static inline rsv_status rsv_read(rsv_reader *r, unsigned w, uint64_t *out)
+{
+    if (RSV_LIKELY(w <= r->n)) {
+        *out = rsv__top(r->cache, w);
+        rsv__consume(r, w);
+        return RSV_OK;
+    }
+    return rsv__read_slow(r, w, out);
+}
+
+/* Read one bit (the most frequent field in KV03 framing). */
+static inline rsv_status rsv_read_bit(rsv_reader *r, unsigned *bit)
+{
+    if (RSV_UNLIKELY(r->n == 0)) {
+        if (r->pos == r->len) return RSV_ERR_TRUNCATED_FIELD;
+        rsv__refill(r);
+    }
+    *bit = (unsigned)(r->cache >> 63);
+    rsv__consume(r, 1);
+    return RSV_OK;
+}
+
+/* skip(n): advance without loading the skipped bytes (A3). */
+static inline rsv_status rsv_skip(rsv_reader *r, uint64_t nbits)
+{
+    if (RSV_LIKELY(nbits <= r->n)) {
+        rsv__consume(r, (unsigned)nbits);
+        return RSV_OK;
+    }
+    if (nbits > r->len - r->pos) return RSV_ERR_TRUNCATED_SPAN;
+    r->pos += nbits;
+    r->cache = 0;
+    r->n = 0;
+    return RSV_OK;
+}
+
+/* take(n): the borrowed sub-view (data, off + p, n), then skip(n). */
+static inline rsv_status rsv_take(rsv_reader *r, uint64_t nbits, rsv_view *sub)
+{
+    rsv_view v = rsv_view_make(r->data, r->off + r->pos, nbits);
+    rsv_status st = rsv_skip(r, nbits);
+    if (st == RSV_OK) *sub = v;
+    return st;
+}
+
+/* ---- exponential-Golomb order k (CODES.md §3) --------------------------- */
+
+/* One extraction: the top 2z+1+k bits of the cache are z zeros, c = q+1 in
+ * z+1 bits and the k-bit remainder, i.e. the integer (q+1)*2^k + r = v + 2^k.
+ * The fast path needs that whole code inside the cache with total <= 63 so
+ * that every shift stays below 64; longer codes, errors and k > 63 go slow. */
+static inline rsv_status rsv_read_eg(rsv_reader *r, unsigned k, uint64_t *out)
+{
+    if (RSV_UNLIKELY(r->n < 57)) rsv__refill(r);
+    if (RSV_LIKELY(r->cache != 0)) {
+        unsigned z = RSV_CLZ64(r->cache);
+        unsigned total = 2 * z + 1 + k; /* k may be anything here: checked below */
+        if (RSV_LIKELY(k < 32 && total <= r->n && total < 64)) {
+            *out = (r->cache >> (64u - total)) - (UINT64_C(1) << k);
+            rsv__consume(r, total);
+            return RSV_OK;
+        }
+    }
+    return rsv__read_eg_slow(r, k, out);
+}
+
+/* Order 0, the common case, with the constant folded in. */
+static inline rsv_status rsv_read_eg0(rsv_reader *r, uint64_t *out)
+{
+    if (RSV_UNLIKELY(r->n < 57)) rsv__refill(r);
+    if (RSV_LIKELY(r->cache != 0)) {
+        unsigned z = RSV_CLZ64(r->cache);
+        unsigned total = 2 * z + 1;
+        if (RSV_LIKELY(total <= r->n)) { /* z <= 31 here, so total <= 63 */
+            *out = (r->cache >> (64u - total)) - 1;
+            rsv__consume(r, total);
+            return RSV_OK;
+        }
+    }
+    return rsv__read_eg_slow(r, 0, out);
+}
+
+/* ---- Golomb modulus m (CODES.md §4) ------------------------------------- */
+
+/* Quotient = leading zeros, then a w-bit window whose top w-1 bits are the
+ * short remainder: the long/short choice is a compare and a select, not a
+ * branch. Needs the quotient below g->qfast (so neither the quotient nor the
+ * sum can overflow) and q + 1 + w cached bits. */
+static inline rsv_status rsv_read_golomb(rsv_reader *r, const rsv_golomb *g, uint64_t *out)
+{
+    if (RSV_UNLIKELY(r->n < 57)) rsv__refill(r);
+    if (RSV_LIKELY(r->cache != 0)) {
+        unsigned q = RSV_CLZ64(r->cache);
+        unsigned total = q + 1 + g->w; /* <= 64 whenever the test below passes */
+        if (RSV_LIKELY(q < g->qfast && total <= r->n)) {
+            uint64_t x = (r->cache >> (64u - total)) & g->mask; /* 64 - total <= 63 */
+            uint64_t shortr = x >> 1;
+            unsigned longc = shortr >= g->cutoff;
+            uint64_t rem = longc ? x - g->cutoff : shortr;
+            *out = (uint64_t)q * g->m + rem;
+            rsv__consume(r, total - 1 + longc);
+            return RSV_OK;
+        }
+    }
+    return rsv__read_golomb_slow(r, g, out);
+}
+
+/* Convenience: build the constants and decode once (m = 0 gives
+ * RSV_ERR_BAD_MODULUS at the unchanged position). Prefer rsv_golomb_init once
+ * per modulus in loops. */
+rsv_status rsv_read_golomb_m(rsv_reader *r, uint64_t m, uint64_t *out);
+
+/* ---- batch decoders into caller-owned arrays ---------------------------- */
+
+/* Decode `count` values into out[0..count). On failure *done is the number of
+ * values decoded (kept in out), the status is the failing decode's and the
+ * position is exactly where the single-value decoder leaves it. `done` may be
+ * NULL. No heap allocation. */
+rsv_status rsv_read_n(rsv_reader *r, unsigned w, uint64_t *out, size_t count, size_t *done);
+rsv_status rsv_read_eg_n(rsv_reader *r, unsigned k, uint64_t *out, size_t count, size_t *done);
+rsv_status rsv_read_golomb_n(rsv_reader *r, const rsv_golomb *g, uint64_t *out, size_t count,
+                             size_t *done);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
