@@ -131,6 +131,14 @@ static inline void rsv__consume(rsv_reader *r, unsigned k)
     r->pos += k;
 }
 
+/* Drop k < 64 cached bits (the code fast paths prove k <= 63). */
+static inline void rsv__consume_lt64(rsv_reader *r, unsigned k)
+{
+    r->cache <<= k;
+    r->n -= k;
+    r->pos += k;
+}
+
 /* ---- fixed fields, take, skip (CODES.md §2) ----------------------------- */
 
 /* read(w): the w-bit field at p, 0 <= w <= 64. */
@@ -191,9 +199,9 @@ static inline rsv_status rsv_read_eg(rsv_reader *r, unsigned k, uint64_t *out)
     if (RSV_LIKELY(r->cache != 0)) {
         unsigned z = RSV_CLZ64(r->cache);
         unsigned total = 2 * z + 1 + k; /* k may be anything here: checked below */
-        if (RSV_LIKELY(k < 32 && total <= r->n && total < 64)) {
+        if (RSV_LIKELY(k < 64 && total <= r->n && total < 64)) {
             *out = (r->cache >> (64u - total)) - (UINT64_C(1) << k);
-            rsv__consume(r, total);
+            rsv__consume_lt64(r, total);
             return RSV_OK;
         }
     }
@@ -209,7 +217,7 @@ static inline rsv_status rsv_read_eg0(rsv_reader *r, uint64_t *out)
         unsigned total = 2 * z + 1;
         if (RSV_LIKELY(total <= r->n)) { /* z <= 31 here, so total <= 63 */
             *out = (r->cache >> (64u - total)) - 1;
-            rsv__consume(r, total);
+            rsv__consume_lt64(r, total);
             return RSV_OK;
         }
     }
