@@ -1,0 +1,86 @@
+/* reservoir oracle — internal helpers shared by the KV03 oracle sources. */
+#ifndef RESERVOIR_ORACLE_INTERNAL_H
+#define RESERVOIR_ORACLE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reservoir/oracle.h"
+#include "reservoir/oracle_kv03.h"
+
+/* ---- little-endian words (envelope, directory, EF sections) ---- */
+uint64_t ob_le_get(const uint8_t *p, unsigned nbytes);
+void ob_le_put(uint8_t *p, uint64_t v, unsigned nbytes);
+
+/* ---- small arithmetic ---- */
+unsigned ob_bitlen(uint64_t x);          /* bitlen(0) = 0 */
+uint64_t ob_ceil_div(uint64_t a, uint64_t b); /* b > 0, no overflow */
+uint64_t ob_align8(uint64_t x);          /* x <= 2^64 - 8 */
+
+/* Key bit j (MSB-first, byte 0 first). j < 8*len. */
+unsigned ob_key_bit(const uint8_t *key, uint64_t j);
+/* Number of leading bits two byte strings share (KV03.md §1.1 lcp). */
+uint64_t ob_lcp_bits(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+
+/* ---- bit writer: appends MSB-first bits through the phase-1 encoders ---- */
+typedef struct ob_bitbuf {
+    uint8_t *bytes;
+    size_t cap;      /* bytes allocated */
+    uint64_t nbits;  /* bits written */
+    rsv_status err;  /* sticky first error (NOMEM / TOO_LARGE / codec rejection) */
+} ob_bitbuf;
+
+void ob_bb_init(ob_bitbuf *bb);
+void ob_bb_free(ob_bitbuf *bb);
+void ob_bb_bit(ob_bitbuf *bb, unsigned bit);
+/* Appends a '0'/'1' string of n characters. */
+void ob_bb_chars(ob_bitbuf *bb, const char *chars, uint64_t n);
+void ob_bb_fixed(ob_bitbuf *bb, uint64_t v, unsigned w);
+void ob_bb_eg(ob_bitbuf *bb, uint64_t v, uint64_t k);
+void ob_bb_golomb(ob_bitbuf *bb, uint64_t v, uint64_t m);
+/* Appends bits [from, to) of a byte string, MSB-first. */
+void ob_bb_key_bits(ob_bitbuf *bb, const uint8_t *key, uint64_t from, uint64_t to);
+/* Appends a §1.3 value; returns its width in bits. */
+uint64_t ob_bb_value(ob_bitbuf *bb, const rsv_oracle_record *rec);
+
+/* ---- reading cursor over a view, built only on the phase-1 decoders ----
+ * Every operation sets cur->pos to the position the phase-1 decoder reports
+ * (CODES.md §6.3 on failure). */
+typedef struct ob_cursor {
+    rsv_view v;
+    uint64_t pos;
+} ob_cursor;
+
+rsv_status ob_cur_read(ob_cursor *cur, uint64_t w, uint64_t *value);
+rsv_status ob_cur_eg(ob_cursor *cur, uint64_t k, uint64_t *value);
+rsv_status ob_cur_golomb(ob_cursor *cur, uint64_t m, uint64_t *value);
+rsv_status ob_cur_take(ob_cursor *cur, uint64_t n, rsv_view *sub);
+
+/* Copies bits [0, nbits) of view `sub` (read one bit at a time with
+ * rsv_oracle_read) into dst starting at dst bit `at` (dst pre-zeroed). */
+void ob_copy_view_bits(uint8_t *dst, uint64_t at, rsv_view sub, uint64_t nbits);
+
+/* Reads a §1.3 value at the cursor. On success *state is set, for present
+ * values *bytes (malloc'd, NULL when n = 0) and *n are set. Errors:
+ * codec errors of read(1)/EG0, RSV_ERR_TRUNCATED_VALUE (cursor after the
+ * EG0), RSV_ERR_NOMEM. */
+rsv_status ob_read_value(ob_cursor *cur, rsv_oracle_value_state *state, uint8_t **bytes,
+                         size_t *n);
+
+/* Validates record fields: RSV_ERR_INVALID_ARGUMENT (NULL data with nonzero
+ * length, bad state), RSV_ERR_TOO_LARGE (absurd lengths), else RSV_OK. */
+rsv_status ob_check_records(const rsv_oracle_record *records, size_t n);
+
+/* Checks that records[0..n-1] have strictly increasing keys. */
+rsv_status ob_check_sorted(const rsv_oracle_record *records, size_t n, size_t *bad_index);
+
+/* Pushes without copying (takes ownership of key/value). */
+rsv_status ob_records_push_owned(rsv_oracle_records *list, uint8_t *key, size_t key_len,
+                                 rsv_oracle_value_state state, uint8_t *value, size_t value_len);
+
+/* Internal open (§9.1) and walk used by decode and merge. */
+rsv_status ob_kv03_open(const uint8_t *file, size_t size, const rsv_oracle_kv03_policy *expected,
+                        rsv_oracle_kv03_result *res);
+rsv_status ob_kv03_load_c0(const uint8_t *file, rsv_oracle_kv03_result *res);
+
+#endif
