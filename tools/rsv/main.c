@@ -1,0 +1,43 @@
+/* rsv — the reservoir command-line tool: global options and the table of
+ * top-level commands. Adding a command = one cmd_<name>.c, one declaration in
+ * commands.h, one row below, one section in docs/rsv.md. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "reservoir/version.h"
+
+static const cli_command commands[] = {
+    {"codes", "encode or decode count codes (exp-Golomb, Golomb, fixed fields)", cmd_codes},
+};
+
+static void help(FILE *out)
+{
+    fputs("Usage: rsv COMMAND [ARGS...]\n"
+          "       rsv --help | --version\n"
+          "\n"
+          "Command-line tool for the reservoir bit codec.\n"
+          "\n"
+          "Commands:\n",
+          out);
+    cli_print_commands(out, commands, sizeof commands / sizeof commands[0]);
+    fputs("\n"
+          "Options:\n"
+          "  -h, --help   show this help and exit\n"
+          "  --version    show the version and exit\n"
+          "\n"
+          "Run 'rsv COMMAND --help' for a command's options.\n"
+          "Exit status: 0 success, 1 rejected or malformed data or I/O error, 2 usage error.\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("rsv (reservoir) %s\n", RSV_VERSION_STRING);
+        return cli_finish_stdout("--version", CLI_EXIT_OK);
+    }
+    return cli_dispatch(commands, sizeof commands / sizeof commands[0], argc - 1, argv + 1, "",
+                        help);
+}
