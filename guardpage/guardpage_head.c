@@ -1,0 +1,10 @@
+/* Views flush against a leading PROT_NONE page (CODES.md §1.2 A1: no load is
+ * rounded down before the first byte). */
+#include "gp_flush.h"
+#include "guardpage.h"
+
+int main(void)
+{
+    rsv_guard_install_fault_handler(); /* after the sanitizer runtime's init */
+    return gp_flush_run(GP_FLUSH_LEADING);
+}
