@@ -191,36 +191,47 @@ static inline rsv_status rsv_take(rsv_reader *r, uint64_t nbits, rsv_view *sub)
 
 /* One extraction: the top 2z+1+k bits of the cache are z zeros, c = q+1 in
  * z+1 bits and the k-bit remainder, i.e. the integer (q+1)*2^k + r = v + 2^k.
- * The fast path needs that whole code inside the cache with total <= 63 so
- * that every shift stays below 64; longer codes, errors and k > 63 go slow. */
+ * Decode straight from the cache first and refill only when the code does
+ * not fit (a refill per value would put the load on every value's dependency
+ * chain). The fast path needs the whole code cached with total <= 63 so that
+ * every shift stays below 64; longer codes, errors and k > 63 go slow. */
+static inline int rsv__eg_try(rsv_reader *r, unsigned k, uint64_t *out)
+{
+    uint64_t c = r->cache;
+    if (RSV_UNLIKELY(c == 0)) return 0;
+    unsigned z = RSV_CLZ64(c);
+    unsigned total = 2 * z + 1 + k; /* k < 64 is checked first below: no wrap */
+    if (RSV_UNLIKELY(k >= 64 || total > r->n || total >= 64)) return 0;
+    *out = (c >> (64u - total)) - (UINT64_C(1) << k); /* total <= 63, k <= 62 */
+    rsv__consume_lt64(r, total);
+    return 1;
+}
+
 static inline rsv_status rsv_read_eg(rsv_reader *r, unsigned k, uint64_t *out)
 {
-    if (RSV_UNLIKELY(r->n < 57)) rsv__refill(r);
-    if (RSV_LIKELY(r->cache != 0)) {
-        unsigned z = RSV_CLZ64(r->cache);
-        unsigned total = 2 * z + 1 + k; /* k may be anything here: checked below */
-        if (RSV_LIKELY(k < 64 && total <= r->n && total < 64)) {
-            *out = (r->cache >> (64u - total)) - (UINT64_C(1) << k);
-            rsv__consume_lt64(r, total);
-            return RSV_OK;
-        }
-    }
+    if (RSV_LIKELY(rsv__eg_try(r, k, out))) return RSV_OK;
+    rsv__refill(r);
+    if (RSV_LIKELY(rsv__eg_try(r, k, out))) return RSV_OK;
     return rsv__read_eg_slow(r, k, out);
 }
 
 /* Order 0, the common case, with the constant folded in. */
+static inline int rsv__eg0_try(rsv_reader *r, uint64_t *out)
+{
+    uint64_t c = r->cache;
+    if (RSV_UNLIKELY(c == 0)) return 0;
+    unsigned total = 2 * RSV_CLZ64(c) + 1; /* odd, so <= 63 whenever <= n */
+    if (RSV_UNLIKELY(total > r->n)) return 0;
+    *out = (c >> (64u - total)) - 1;
+    rsv__consume_lt64(r, total);
+    return 1;
+}
+
 static inline rsv_status rsv_read_eg0(rsv_reader *r, uint64_t *out)
 {
-    if (RSV_UNLIKELY(r->n < 57)) rsv__refill(r);
-    if (RSV_LIKELY(r->cache != 0)) {
-        unsigned z = RSV_CLZ64(r->cache);
-        unsigned total = 2 * z + 1;
-        if (RSV_LIKELY(total <= r->n)) { /* z <= 31 here, so total <= 63 */
-            *out = (r->cache >> (64u - total)) - 1;
-            rsv__consume_lt64(r, total);
-            return RSV_OK;
-        }
-    }
+    if (RSV_LIKELY(rsv__eg0_try(r, out))) return RSV_OK;
+    rsv__refill(r);
+    if (RSV_LIKELY(rsv__eg0_try(r, out))) return RSV_OK;
     return rsv__read_eg_slow(r, 0, out);
 }
 
@@ -230,22 +241,27 @@ static inline rsv_status rsv_read_eg0(rsv_reader *r, uint64_t *out)
  * short remainder: the long/short choice is a compare and a select, not a
  * branch. Needs the quotient below g->qfast (so neither the quotient nor the
  * sum can overflow) and q + 1 + w cached bits. */
+static inline int rsv__golomb_try(rsv_reader *r, const rsv_golomb *g, uint64_t *out)
+{
+    uint64_t c = r->cache;
+    if (RSV_UNLIKELY(c == 0)) return 0;
+    unsigned q = RSV_CLZ64(c);
+    unsigned total = q + 1 + g->w;
+    if (RSV_UNLIKELY(q >= g->qfast || total > r->n)) return 0;
+    uint64_t x = (c >> (64u - total)) & g->mask; /* 1 <= total <= 64 */
+    uint64_t shortr = x >> 1;
+    unsigned longc = shortr >= g->cutoff;
+    uint64_t rem = longc ? x - g->cutoff : shortr;
+    *out = (uint64_t)q * g->m + rem;
+    rsv__consume(r, total - 1 + longc); /* may be 64 */
+    return 1;
+}
+
 static inline rsv_status rsv_read_golomb(rsv_reader *r, const rsv_golomb *g, uint64_t *out)
 {
-    if (RSV_UNLIKELY(r->n < 57)) rsv__refill(r);
-    if (RSV_LIKELY(r->cache != 0)) {
-        unsigned q = RSV_CLZ64(r->cache);
-        unsigned total = q + 1 + g->w; /* <= 64 whenever the test below passes */
-        if (RSV_LIKELY(q < g->qfast && total <= r->n)) {
-            uint64_t x = (r->cache >> (64u - total)) & g->mask; /* 64 - total <= 63 */
-            uint64_t shortr = x >> 1;
-            unsigned longc = shortr >= g->cutoff;
-            uint64_t rem = longc ? x - g->cutoff : shortr;
-            *out = (uint64_t)q * g->m + rem;
-            rsv__consume(r, total - 1 + longc);
-            return RSV_OK;
-        }
-    }
+    if (RSV_LIKELY(rsv__golomb_try(r, g, out))) return RSV_OK;
+    rsv__refill(r);
+    if (RSV_LIKELY(rsv__golomb_try(r, g, out))) return RSV_OK;
     return rsv__read_golomb_slow(r, g, out);
 }
 
