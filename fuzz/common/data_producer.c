@@ -1,0 +1,64 @@
+/* Fuzz data producer (see data_producer.h for the byte layout). */
+#include "data_producer.h"
+
+void rsv_fuzz_producer_init(rsv_fuzz_producer *p, const uint8_t *data, size_t size)
+{
+    static const uint8_t empty[1];
+    /* never keep NULL: `data + 0` on a null pointer is undefined in C */
+    p->data = data ? data : empty;
+    p->size = data ? size : 0;
+}
+
+size_t rsv_fuzz_remaining(const rsv_fuzz_producer *p) { return p->size; }
+
+unsigned rsv_fuzz_range_nbytes(uint64_t span)
+{
+    unsigned n = 0;
+    while (span) {
+        n++;
+        span >>= 8;
+    }
+    return n;
+}
+
+/* Up to `nbytes` (<= 8) bytes from the end, the last byte most significant. */
+static uint64_t take_back(rsv_fuzz_producer *p, unsigned nbytes)
+{
+    uint64_t x = 0;
+    for (unsigned i = 0; i < nbytes && p->size > 0; i++) {
+        x = (x << 8) | p->data[p->size - 1];
+        p->size--;
+    }
+    return x;
+}
+
+uint64_t rsv_fuzz_range(rsv_fuzz_producer *p, uint64_t min, uint64_t max)
+{
+    if (max <= min) return min;
+    uint64_t span = max - min;
+    uint64_t raw = take_back(p, rsv_fuzz_range_nbytes(span));
+    /* span + 1 wraps to 0 for the full u64 range: then raw is already uniform */
+    return span == UINT64_MAX ? raw : min + raw % (span + 1);
+}
+
+uint8_t rsv_fuzz_u8(rsv_fuzz_producer *p) { return (uint8_t)take_back(p, 1); }
+uint16_t rsv_fuzz_u16(rsv_fuzz_producer *p) { return (uint16_t)take_back(p, 2); }
+uint32_t rsv_fuzz_u32(rsv_fuzz_producer *p) { return (uint32_t)take_back(p, 4); }
+uint64_t rsv_fuzz_u64(rsv_fuzz_producer *p) { return take_back(p, 8); }
+
+rsv_fuzz_producer rsv_fuzz_split_tail(rsv_fuzz_producer *p, size_t n)
+{
+    rsv_fuzz_producer t;
+    if (n > p->size) n = p->size;
+    t.data = p->data + (p->size - n);
+    t.size = n;
+    p->size -= n;
+    return t;
+}
+
+const uint8_t *rsv_fuzz_rest(rsv_fuzz_producer *p, size_t *n)
+{
+    *n = p->size;
+    p->size = 0;
+    return p->data;
+}
