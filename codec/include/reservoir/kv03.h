@@ -1,0 +1,222 @@
+/* reservoir — KV03 files (KV03.md §3–§9, §11.1).
+ *
+ * Writer: streaming append of strictly increasing records, then finish to
+ * file bytes in memory or to a path (temporary file, fsync, rename, fsync of
+ * the directory). The file is a pure function of (records, policy, C0).
+ *
+ * Reader: open (§9.1: header + directory only, nothing else is touched), scan
+ * (§9.2: full verification) and three access levels over the data stream:
+ *   frames  — record framing only (control, key header, literal span, value
+ *             span and width, block-offset check at block starts); no key.
+ *   cursor  — frames + the logical key rebuilt in a reusable buffer and the
+ *             order check; values are skipped (span only).
+ *   records — cursor + the value materialized (borrowed when byte-aligned,
+ *             else copied into a cursor-owned buffer).
+ * All three keep ONE rsv_reader over the data stream across records and
+ * allocate nothing per record once their buffers are warm. They are poisoned
+ * by their first failure: later calls return RSV_ERR_POISONED, and
+ * rsv_kv03_*_diag reports the first error with its bit position and record. */
+#ifndef RESERVOIR_KV03_H
+#define RESERVOIR_KV03_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reservoir/ef.h"
+#include "reservoir/golomb.h"
+#include "reservoir/reader.h"
+#include "reservoir/record.h"
+#include "reservoir/status.h"
+#include "reservoir/view.h"
+#include "reservoir/writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RSV_KV03_HEADER_BYTES 96
+#define RSV_KV03_DIRECTORY_BYTES 192
+#define RSV_KV03_MAX_CODE_BITS 512
+
+typedef enum rsv_backspace_code {
+    RSV_BACKSPACE_EG = 0,    /* exp-Golomb order k = param, 0..63 */
+    RSV_BACKSPACE_GOLOMB = 1 /* Golomb modulus m = param, >= 1 */
+} rsv_backspace_code;
+
+typedef struct rsv_kv03_policy {
+    rsv_backspace_code code; /* backspace code B of non-block-start records */
+    uint64_t param;          /* k or m */
+    uint64_t W;              /* records per codec block, 1 .. 2^32-1 */
+    uint64_t K;              /* group size, 2^n - 1 with n >= 2 */
+} rsv_kv03_policy;
+
+/* EG0, W = K = 15 (the fixtures' policy). */
+rsv_kv03_policy rsv_kv03_policy_default(void);
+/* RSV_ERR_BAD_BACKSPACE, then RSV_ERR_BAD_POLICY (the order of §9.1 9–10). */
+rsv_status rsv_kv03_policy_check(const rsv_kv03_policy *p);
+int rsv_kv03_policy_equal(const rsv_kv03_policy *a, const rsv_kv03_policy *b);
+
+/* Where and when an object failed: the first error, the data-stream bit
+ * position the failing operation left the reader at (or the output bit count
+ * for writers) and the record index. status = RSV_OK while healthy. */
+typedef struct rsv_kv03_diag {
+    rsv_status status;
+    uint64_t bit;
+    uint64_t record;
+} rsv_kv03_diag;
+
+/* ---- writer (§3, §5–§7, §11.1) ------------------------------------------ */
+
+typedef struct rsv_kv03_writer {
+    rsv_kv03_policy policy;
+    rsv_golomb golomb;
+    uint8_t code[RSV_KV03_MAX_CODE_BITS / 8]; /* C0, MSB-first */
+    uint64_t c;                                /* |C0| in bits */
+    rsv_writer data;                           /* section 0 */
+    uint64_t *offsets;                         /* bit offset of each block start */
+    uint64_t noffsets, offsets_cap;
+    uint8_t *prev; /* previous key */
+    size_t prev_len, prev_cap;
+    uint64_t N;
+    uint64_t cw; /* width of every value so far (valid when cw_uniform) */
+    int cw_uniform;
+    int framed; /* fed by a merge (prev key bytes not kept): plain adds refused */
+    int finished;
+    rsv_kv03_diag diag;
+} rsv_kv03_writer;
+
+/* code = NULL selects the default C0 = `0` (code_bits ignored); otherwise C0
+ * is the first code_bits bits (MSB-first) of code, 0..512 bits, longer →
+ * RSV_ERR_TOO_LARGE. Policy errors: RSV_ERR_BAD_BACKSPACE, RSV_ERR_BAD_POLICY. */
+rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
+                                const uint8_t *code, uint64_t code_bits);
+/* Append one record. Keys must strictly increase (RSV_ERR_UNSORTED); any
+ * failure poisons the writer (RSV_ERR_POISONED afterwards). */
+rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_len, rsv_value v);
+/* Same with the value given as an encoded span (merges copy values this way). */
+rsv_status rsv_kv03_writer_add_span(rsv_kv03_writer *w, const void *key, size_t key_len,
+                                    const rsv_value_span *v);
+/* Finish: the complete file in a malloc'd buffer (free() it). The writer is
+ * then finished (RSV_ERR_STATE for further adds/finishes). */
+rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
+/* Same bytes but both CRC fields left zero (no CRC32C computed): for
+ * in-memory consumers that never persist the file (WORKLOADS.md §5 merges).
+ * rsv_kv03_seal fills the body CRC, then the header CRC, in place. */
+rsv_status rsv_kv03_writer_finish_unsealed(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
+void rsv_kv03_seal(uint8_t *file, size_t nbytes);
+/* Finish to a file: written to a temporary name in the same directory,
+ * fsync'd, renamed over `path`, then the directory is fsync'd. On failure no
+ * file (temporary or final) is left behind and an existing `path` is kept. */
+rsv_status rsv_kv03_writer_finish_path(rsv_kv03_writer *w, const char *path);
+void rsv_kv03_writer_free(rsv_kv03_writer *w);
+static inline rsv_kv03_diag rsv_kv03_writer_diag(const rsv_kv03_writer *w) { return w->diag; }
+
+/* One-shot batch encoder (§11.1) over an array of records. */
+rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, uint64_t code_bits,
+                           const rsv_record *recs, size_t n, uint8_t **out, size_t *nbytes);
+
+/* ---- opened file (§9.1) -------------------------------------------------- */
+
+typedef struct rsv_kv03_file {
+    const uint8_t *bytes; /* whole file */
+    uint64_t size;
+    const uint8_t *body; /* bytes + 96 */
+    uint64_t body_size;
+    rsv_kv03_policy policy;
+    uint32_t flags;
+    uint64_t N;
+    uint64_t cw; /* common width (0 when absent) */
+    int cw_present;
+    /* directory */
+    uint64_t extent, terminal, U, dict_bits, seed_bits;
+    unsigned L;
+    uint64_t sec_off[8], sec_len[8];
+    /* derived */
+    uint64_t nb; /* blocks, ceil(N / W) */
+    uint64_t m;  /* selector codes: section 6 length / 8 - 1 */
+    rsv_ef ef;
+    rsv_view data;        /* section 0, `extent` bits */
+    const uint8_t *code;  /* C0 = the first dict_bits bits of section 5 */
+    void *map;            /* set by rsv_kv03_open_path */
+    size_t map_len;
+} rsv_kv03_file;
+
+/* §9.1 checks 1–29 in order, first failure wins; reads only the 96-byte
+ * header and the 192-byte directory. expected = NULL skips check 11. */
+rsv_status rsv_kv03_open(const void *bytes, size_t n, const rsv_kv03_policy *expected,
+                         rsv_kv03_file *out);
+/* mmap the file read-only and open it. RSV_ERR_IO if it cannot be opened or
+ * mapped; the mapping is released by rsv_kv03_close (also on open failure). */
+rsv_status rsv_kv03_open_path(const char *path, const rsv_kv03_policy *expected,
+                              rsv_kv03_file *out);
+void rsv_kv03_close(rsv_kv03_file *f);
+
+/* block_offset(b) = select(b) + ord_b * cw (§4), b in 0..nb. */
+rsv_status rsv_kv03_block_offset(const rsv_kv03_file *f, uint64_t b, uint64_t *bit);
+
+/* §9.2 full verification after a successful open, first failure wins.
+ * diag (may be NULL) receives the failing record and bit for walk errors. */
+rsv_status rsv_kv03_scan(const rsv_kv03_file *f, rsv_kv03_diag *diag);
+
+/* ---- frames (§3.3 steps 1–5 and the terminal check) ---------------------- */
+
+typedef struct rsv_kv03_frame {
+    uint64_t index;    /* record i */
+    uint64_t start;    /* data-stream bit of the record */
+    uint64_t end;      /* bit after the record */
+    int block_start;   /* i mod W == 0 */
+    uint64_t retained; /* R, logical bits inherited (incl. the code) */
+    uint64_t local;    /* R - c: key bits inherited from the previous key */
+    uint64_t key_bits; /* local + S = 8 * key length */
+    rsv_view literal;  /* the S literal bits */
+    rsv_value_span value;
+} rsv_kv03_frame;
+
+typedef struct rsv_kv03_frames {
+    const rsv_kv03_file *f;
+    rsv_reader r;
+    rsv_golomb golomb;
+    uint64_t i;         /* next record */
+    uint64_t cont_prev; /* logical length of the previous key (c initially) */
+    rsv_kv03_diag diag;
+    int done;
+} rsv_kv03_frames;
+
+rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f);
+/* Next frame: *more = 1 and *out filled, or *more = 0 at the end. After the
+ * last record the terminal check (§3.3) is made before returning it. */
+rsv_status rsv_kv03_frames_next(rsv_kv03_frames *fw, rsv_kv03_frame *out, int *more);
+static inline rsv_kv03_diag rsv_kv03_frames_diag(const rsv_kv03_frames *fw) { return fw->diag; }
+
+/* ---- cursor and full records (§3.3 steps 1–7) ---------------------------- */
+
+typedef struct rsv_kv03_entry {
+    uint64_t index;
+    const uint8_t *key; /* cursor-owned, valid until the next call */
+    size_t key_len;
+    rsv_value_span value_span; /* the value's encoding (bytes not copied) */
+    rsv_value value;           /* kind and len always; data only from rsv_kv03_cursor_record */
+    uint64_t end;              /* data-stream bit after the record */
+} rsv_kv03_entry;
+
+typedef struct rsv_kv03_cursor {
+    rsv_kv03_frames fw;
+    uint8_t *key;
+    size_t key_len, key_cap;
+    uint8_t *val;
+    size_t val_cap;
+    rsv_kv03_diag diag;
+} rsv_kv03_cursor;
+
+rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f);
+/* Key rebuilt, value skipped (value_span describes it; value is unset). */
+rsv_status rsv_kv03_cursor_next(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more);
+/* Key rebuilt and value materialized in out->value (three states kept). */
+rsv_status rsv_kv03_cursor_record(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more);
+void rsv_kv03_cursor_free(rsv_kv03_cursor *c);
+static inline rsv_kv03_diag rsv_kv03_cursor_diag(const rsv_kv03_cursor *c) { return c->diag; }
+
+#ifdef __cplusplus
+}
+#endif
+#endif

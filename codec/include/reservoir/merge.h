@@ -1,0 +1,82 @@
+/* reservoir — merging KV03 files (KV03.md §11.2).
+ *
+ * Inputs are opened files, oldest to newest (at least two, else
+ * RSV_ERR_INVALID_ARGUMENT), with identical policy and, among non-empty
+ * inputs, the same C0 (else RSV_ERR_MERGE_MISMATCH). The output is the sorted
+ * union, each key taking its newest binding (tombstones stay encoded unless
+ * RSV_MERGE_DROP_TOMBSTONES), written through the streaming KV03 writer, so
+ * it is byte-identical to batch-encoding the merged list. Inputs are read
+ * with §3.3 only (block offsets, framing, order, terminal); scan untrusted
+ * inputs first. Memory: one cursor per input plus the writer (data stream and
+ * one u64 per output block). Inputs are never modified.
+ *
+ * A failure poisons the merge (RSV_ERR_POISONED afterwards; diag keeps the
+ * first error, the failing input and its record/bit) and discards the output:
+ * no file is created. Finishing before the end or stepping after finishing
+ * gives RSV_ERR_STATE. */
+#ifndef RESERVOIR_MERGE_H
+#define RESERVOIR_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reservoir/kv03.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RSV_MERGE_DROP_TOMBSTONES 1u
+
+/* One input's head record, never rebuilt: its key is the last chosen key's
+ * first `lcp` bits followed by the literal's bits from lcp - fr.local on
+ * (lcp >= fr.local always holds, see merge.c). */
+typedef struct rsv_merge_head {
+    rsv_kv03_frames fw;
+    rsv_kv03_frame fr; /* current record: literal and value spans borrowed from the file */
+    uint64_t lcp;      /* lcp(head key bits, last chosen key bits) */
+    int live;          /* fr is valid */
+    int hit;           /* holds the key being emitted */
+} rsv_merge_head;
+
+typedef struct rsv_merge {
+    rsv_merge_head *heads;
+    size_t n;
+    rsv_kv03_writer out;
+    uint8_t *key;    /* the last chosen key E (materialized once per output key) */
+    size_t key_len, key_cap;
+    uint64_t lcp_xe; /* lcp(last emitted key, E): differs from |E| after a dropped tombstone */
+    unsigned flags;
+    int primed;   /* heads loaded */
+    int done;     /* every input consumed */
+    int finished; /* output handed out */
+    uint64_t emitted;
+    size_t failed_input; /* input index of an input failure, else n */
+    rsv_kv03_diag diag;
+} rsv_merge;
+
+rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+                          unsigned flags);
+/* Emit one key (consuming it from every input that holds it). *done = 1 once
+ * every input is consumed (then the output may be finished). */
+rsv_status rsv_merge_step(rsv_merge *m, int *done);
+/* Step to completion. */
+rsv_status rsv_merge_run(rsv_merge *m);
+/* The output file in a malloc'd buffer (free() it). */
+rsv_status rsv_merge_finish(rsv_merge *m, uint8_t **out, size_t *nbytes);
+/* The output without CRCs (rsv_kv03_writer_finish_unsealed; seal with
+ * rsv_kv03_seal before persisting). */
+rsv_status rsv_merge_finish_unsealed(rsv_merge *m, uint8_t **out, size_t *nbytes);
+/* The output file via temporary + fsync + rename + directory fsync. */
+rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path);
+void rsv_merge_free(rsv_merge *m);
+static inline rsv_kv03_diag rsv_merge_diag(const rsv_merge *m) { return m->diag; }
+
+/* One call: init, run, finish to memory, free. */
+rsv_status rsv_merge_files(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
+                           uint8_t **out, size_t *nbytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

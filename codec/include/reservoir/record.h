@@ -1,0 +1,115 @@
+/* reservoir — keys and values shared by KV03 files and record streams
+ * (KV03.md §1, §2).
+ *
+ * A value has three states and the API never collapses them:
+ *   tombstone          kind = RSV_VALUE_TOMBSTONE            bits `0`
+ *   present, empty     kind = RSV_VALUE_PRESENT, len = 0     bits `11`
+ *   present, n bytes   kind = RSV_VALUE_PRESENT, len = n     `1` EG0(n) bytes
+ * Keys are byte strings compared as unsigned bytes (a proper prefix first),
+ * which equals comparing their MSB-first key bits. */
+#ifndef RESERVOIR_RECORD_H
+#define RESERVOIR_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reservoir/reader.h"
+#include "reservoir/status.h"
+#include "reservoir/view.h"
+#include "reservoir/writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rsv_value_kind {
+    RSV_VALUE_TOMBSTONE = 0, /* absent: the 1-bit value `0` */
+    RSV_VALUE_PRESENT = 1    /* present, possibly empty */
+} rsv_value_kind;
+
+/* A value in memory. For a tombstone data/len are ignored (0/NULL by
+ * convention); a present value may have len = 0 and data = NULL. */
+typedef struct rsv_value {
+    rsv_value_kind kind;
+    const uint8_t *data;
+    size_t len;
+} rsv_value;
+
+static inline rsv_value rsv_value_tombstone(void)
+{
+    rsv_value v = {RSV_VALUE_TOMBSTONE, NULL, 0};
+    return v;
+}
+static inline rsv_value rsv_value_present(const void *data, size_t len)
+{
+    rsv_value v = {RSV_VALUE_PRESENT, (const uint8_t *)data, len};
+    return v;
+}
+
+/* A decoded value as it sits in a bit stream: its bytes are a view of 8*len
+ * bits that may start inside a byte (nothing is copied). */
+typedef struct rsv_value_span {
+    rsv_value_kind kind;
+    uint64_t len;   /* bytes (0 for a tombstone) */
+    rsv_view bytes; /* 8*len bits; empty for a tombstone */
+    uint64_t width; /* encoded bits: 1 for a tombstone, else 1 + |EG0(len)| + 8*len */
+} rsv_value_span;
+
+/* One record handed to batch encoders. */
+typedef struct rsv_record {
+    const uint8_t *key;
+    size_t key_len;
+    rsv_value value;
+} rsv_record;
+
+/* ---- values (§1.3) ------------------------------------------------------ */
+
+/* Encoded width of a value with `len` bytes (or a tombstone when !present);
+ * RSV_ERR_TOO_LARGE if it does not fit u64. */
+rsv_status rsv_value_width(rsv_value_kind kind, uint64_t len, uint64_t *width);
+/* Append a value. Atomic: on failure nothing was appended. */
+rsv_status rsv_put_value(rsv_writer *w, rsv_value v);
+/* Append a value whose bytes are the 8*len bits of a view (used by merges to
+ * copy values without materializing them). */
+rsv_status rsv_put_value_span(rsv_writer *w, const rsv_value_span *v);
+/* Decode a value (§1.3): RSV_ERR_TRUNCATED_FIELD with no bit left, EG0 codec
+ * errors unchanged, RSV_ERR_TRUNCATED_VALUE when n > floor(remaining / 8).
+ * The reader is left where the failing operation left it. */
+rsv_status rsv_read_value(rsv_reader *r, rsv_value_span *out);
+/* Copy the bytes of a value span into dst (span->len bytes). If they are
+ * byte-aligned they could be borrowed instead: see rsv_value_span_borrow. */
+void rsv_value_span_copy(const rsv_value_span *v, uint8_t *dst);
+/* Borrow the bytes in place when the span is byte-aligned: returns 1 and sets
+ * *p, else 0. */
+int rsv_value_span_borrow(const rsv_value_span *v, const uint8_t **p);
+
+/* ---- keys (§1.1, §2) ---------------------------------------------------- */
+
+/* <0, 0, >0 as a is less than, equal to, greater than b. */
+int rsv_key_compare(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
+/* Leading bits shared by the key bits of a and b (may stop inside a byte). */
+uint64_t rsv_key_lcp_bits(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
+
+/* Record-stream form (§2.1): EG0(8|P| - kept) EG0(8|K| - kept) K[kept, 8|K|),
+ * kept = exact lcp. Atomic on failure. */
+rsv_status rsv_put_key_fc(rsv_writer *w, const uint8_t *prev, size_t nprev, const uint8_t *key,
+                          size_t nkey);
+/* KV03 form (§2.2): EG0(S) ‖ key bits [local, 8|K|), S = 8|K| - local,
+ * local <= 8|K|. Atomic on failure. */
+rsv_status rsv_put_key_kv03(rsv_writer *w, const uint8_t *key, size_t nkey, uint64_t local);
+
+/* Bit-level helpers for rebuilding keys in place. */
+/* Compare the bit strings of two views (first differing bit, then length). */
+int rsv_view_compare(rsv_view a, rsv_view b);
+/* Same order as rsv_view_compare, and *lcp = the number of leading bits the
+ * two views share. */
+int rsv_view_lcp(rsv_view a, rsv_view b, uint64_t *lcp);
+/* Write the bits of v into buf starting at bit `at` (MSB-first); bits of buf
+ * before `at` in the same byte are kept, later bits of the last touched byte
+ * are cleared. buf must hold ceil((at + v.len) / 8) bytes. */
+void rsv_bits_store(uint8_t *buf, uint64_t at, rsv_view v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

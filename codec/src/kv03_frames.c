@@ -1,0 +1,107 @@
+/* The KV03 frame walker (KV03.md §3.3 steps 1–5, WORKLOADS.md §5 "frames"):
+ * one persistent reader over the data stream visits each record's control,
+ * key header, literal span and value span; block starts are checked against
+ * the Elias–Fano index. No key is rebuilt. */
+#include <string.h>
+
+#include "reservoir/kv03.h"
+
+#include "kv03_walk.h"
+
+rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f)
+{
+    if (!fw || !f) return RSV_ERR_INVALID_ARGUMENT;
+    memset(fw, 0, sizeof *fw);
+    fw->f = f;
+    rsv_reader_init(&fw->r, f->data);
+    if (f->policy.code == RSV_BACKSPACE_GOLOMB) rsv_golomb_init(&fw->golomb, f->policy.param);
+    fw->cont_prev = f->dict_bits; /* cont_{-1} = c */
+    return RSV_OK;
+}
+
+rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out)
+{
+    const rsv_kv03_file *f = fw->f;
+    rsv_reader *r = &fw->r;
+    uint64_t i = fw->i, c = f->dict_bits, W = f->policy.W;
+    uint64_t start = rsv_reader_position(r);
+    int block_start = i % W == 0;
+    rsv_status st;
+    uint64_t R;
+    if (block_start) {
+        if (i > 0) { /* step 1 */
+            uint64_t bo;
+            st = rsv_kv03_block_offset(f, i / W, &bo);
+            if (st) return st;
+            if (bo != start) return RSV_ERR_BLOCK_OFFSET;
+        }
+        st = rsv_read_eg0(r, &R); /* step 2, block start: always EG0 */
+        if (st) return st;
+        if (R < c) return RSV_ERR_RETAINED_PRECEDES_CODE;
+    } else {
+        uint64_t b;
+        if (f->policy.code == RSV_BACKSPACE_EG)
+            st = f->policy.param == 0 ? rsv_read_eg0(r, &b) : rsv_read_eg(r, (unsigned)f->policy.param, &b);
+        else
+            st = rsv_read_golomb(r, &fw->golomb, &b);
+        if (st) return st;
+        if (b > fw->cont_prev) return RSV_ERR_BACKSPACE_EXCEEDS_KEY;
+        R = fw->cont_prev - b;
+        if (R < c) return RSV_ERR_SORT_TRANSITION;
+    }
+    uint64_t local = R - c, S; /* step 3 */
+    st = rsv_read_eg0(r, &S);
+    if (st) return st;
+    st = rsv_take(r, S, &out->literal);
+    if (st) return st;
+    if ((local + S) % 8 != 0) return RSV_ERR_KEY_ENDS_INSIDE_BYTE; /* mod 2^64 keeps mod 8 */
+    st = rsv_read_value(r, &out->value); /* step 4 */
+    if (st) return st;
+    if (f->cw_present && out->value.width != f->cw) return RSV_ERR_VALUE_WIDTH;
+    fw->cont_prev = R + S; /* step 5: c + local + S (u64, wraps only for corrupt input) */
+    out->index = i;
+    out->start = start;
+    out->end = rsv_reader_position(r);
+    out->block_start = block_start;
+    out->retained = R;
+    out->local = local;
+    out->key_bits = local + S;
+    fw->i = i + 1;
+    return RSV_OK;
+}
+
+rsv_status rsv__kv03_terminal(const rsv_kv03_frames *fw)
+{
+    if (rsv_reader_position(&fw->r) != fw->f->extent || fw->cont_prev != fw->f->terminal)
+        return RSV_ERR_TERMINAL_MISMATCH;
+    return RSV_OK;
+}
+
+static rsv_status poison(rsv_kv03_frames *fw, rsv_status st)
+{
+    fw->diag.status = st;
+    fw->diag.bit = rsv_reader_position(&fw->r);
+    fw->diag.record = fw->i;
+    return st;
+}
+
+rsv_status rsv_kv03_frames_next(rsv_kv03_frames *fw, rsv_kv03_frame *out, int *more)
+{
+    if (!fw || !out || !more) return RSV_ERR_INVALID_ARGUMENT;
+    *more = 0;
+    if (fw->diag.status) return RSV_ERR_POISONED;
+    if (fw->i >= fw->f->N) return RSV_OK;
+    rsv_status st = rsv__kv03_parse_frame(fw, out);
+    if (st) return poison(fw, st);
+    if (fw->i == fw->f->N) {
+        st = rsv__kv03_terminal(fw);
+        if (st) {
+            fw->i--; /* report the last record's index */
+            st = poison(fw, st);
+            fw->i++;
+            return st;
+        }
+    }
+    *more = 1;
+    return RSV_OK;
+}

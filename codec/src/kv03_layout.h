@@ -1,0 +1,69 @@
+/* Private: KV03 envelope/directory field offsets and little-endian helpers
+ * shared by the writer, open and scan (KV03.md §5.1, §7). */
+#ifndef RSV_KV03_LAYOUT_H
+#define RSV_KV03_LAYOUT_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* envelope (§7) */
+#define HDR_MAGIC 0
+#define HDR_VERSION 8
+#define HDR_LENGTH 10
+#define HDR_FLAGS 12
+#define HDR_UNIT 16
+#define HDR_CHECKSUM 17
+#define HDR_BACKSPACE 18
+#define HDR_RESERVED 19
+#define HDR_W 20
+#define HDR_K 24
+#define HDR_POLICY_WIDTH 32
+#define HDR_CW 40
+#define HDR_BODY_EXTENT 48
+#define HDR_N 56
+#define HDR_BODY_CRC 64
+#define HDR_HEADER_CRC 68
+#define HDR_BODY_OFFSET 72
+#define HDR_TOTAL 80
+#define HDR_PARAM 88
+
+/* directory (§5.1), body-relative */
+#define DIR_MAGIC 0
+#define DIR_REVISION 4
+#define DIR_COUNT 6
+#define DIR_EXTENT 8
+#define DIR_TERMINAL 16
+#define DIR_UNIVERSE 24
+#define DIR_DICT_BITS 32
+#define DIR_SEED_BITS 40
+#define DIR_LOW_WIDTH 48
+#define DIR_SECTIONS 64
+
+#define FLAG_FIXED_WIDTH 1u
+#define FLAG_COMMON_WIDTH 2u
+
+static inline uint64_t rsv__le(const uint8_t *p, unsigned n)
+{
+    uint64_t x = 0;
+    for (unsigned i = n; i-- > 0;) x = (x << 8) | p[i];
+    return x;
+}
+static inline void rsv__put_le(uint8_t *p, uint64_t x, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        p[i] = (uint8_t)x;
+        x >>= 8;
+    }
+}
+static inline uint64_t rsv__ceil8(uint64_t bits) { return bits / 8 + (bits % 8 != 0); }
+static inline uint64_t rsv__ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+/* Header CRC: all 96 bytes with bytes 68..71 taken as zero. */
+uint32_t rsv__kv03_header_crc(const uint8_t *hdr);
+
+/* Atomic file output and read-only mapping (file_io.c). */
+int rsv__write_file_atomic(const char *path, const void *bytes, size_t n);
+int rsv__map_file(const char *path, void **map, size_t *len);
+void rsv__unmap_file(void *map, size_t len);
+
+#endif

@@ -1,0 +1,131 @@
+/* KV03 scan (KV03.md §9.2): full verification after open, in the spec's
+ * order, first failure wins. The walk uses the cursor (steps 1–7 and the
+ * terminal check); the walked block offsets are kept (one u64 per block) to
+ * rebuild the canonical Elias–Fano sections for the final comparison. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reservoir/crc32c.h"
+#include "reservoir/kv03.h"
+
+#include "kv03_layout.h"
+
+static rsv_status check_endpoints(const rsv_kv03_file *f)
+{
+    const uint8_t *s6 = f->body + f->sec_off[6];
+    if (f->m == 1) {
+        if (rsv__le(s6, 8) != 0 || rsv__le(s6 + 8, 8) != f->dict_bits) return RSV_ERR_SECTION_ENDPOINTS;
+    } else { /* m = 0 (m >= 2 was rejected at open) */
+        if (rsv__le(s6, 8) != 0 || f->dict_bits != 0) return RSV_ERR_SECTION_ENDPOINTS;
+    }
+    uint64_t first, last;
+    rsv_status st = rsv_kv03_block_offset(f, 0, &first);
+    if (!st) st = rsv_kv03_block_offset(f, f->nb, &last);
+    if (st) return RSV_ERR_EF_CORRUPT;
+    if (first != 0 || last != f->extent) return RSV_ERR_SECTION_ENDPOINTS;
+    return RSV_OK;
+}
+
+/* Walk every record; collect r_b = offset_b - b*W*cw and the width summary. */
+static rsv_status walk(const rsv_kv03_file *f, uint64_t *r, int *uniform, uint64_t *width,
+                       rsv_kv03_diag *diag)
+{
+    rsv_kv03_cursor cur;
+    rsv_kv03_entry e;
+    int more;
+    rsv_status st = rsv_kv03_cursor_init(&cur, f);
+    if (st) return st;
+    uint64_t W = f->policy.W, start = 0;
+    *uniform = 1;
+    for (uint64_t i = 0;; i++) {
+        st = rsv_kv03_cursor_next(&cur, &e, &more);
+        if (st || !more) break;
+        if (i % W == 0) r[i / W] = start - (i / W) * W * f->cw;
+        if (i == 0) *width = e.value_span.width;
+        else if (e.value_span.width != *width) *uniform = 0;
+        start = e.end;
+    }
+    if (st && diag) *diag = rsv_kv03_cursor_diag(&cur);
+    rsv_kv03_cursor_free(&cur);
+    return st;
+}
+
+static int nonzero(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (p[i]) return 1;
+    return 0;
+}
+
+static int bad_padding(const uint8_t *sec, uint64_t bits)
+{
+    unsigned used = (unsigned)(bits % 8);
+    return used && (sec[bits / 8] & (0xFFu >> used)) != 0;
+}
+
+rsv_status rsv_kv03_scan(const rsv_kv03_file *f, rsv_kv03_diag *diag)
+{
+    if (!f) return RSV_ERR_INVALID_ARGUMENT;
+    if (diag) memset(diag, 0, sizeof *diag);
+    const uint8_t *body = f->body;
+    if (rsv__le(f->bytes + 64, 4) != rsv_crc32c(0, body, (size_t)f->body_size)) return RSV_ERR_BODY_CRC; /* 1 */
+    rsv_status st = check_endpoints(f); /* 2 */
+    if (st) return st;
+
+    uint64_t n = f->nb + 1;
+    if (n > SIZE_MAX / sizeof(uint64_t)) return RSV_ERR_NOMEM;
+    uint64_t *r = malloc((size_t)n * sizeof *r);
+    if (!r) return RSV_ERR_NOMEM;
+    int uniform = 1;
+    uint64_t width = 0;
+    if (f->N > 0) { /* 3 */
+        st = walk(f, r, &uniform, &width, diag);
+        if (st) goto out;
+    }
+    r[f->nb] = f->extent - f->N * f->cw;
+    /* 4: cw present iff N = 0 or all widths agree, and then equal to them */
+    int want_present = f->N == 0 || uniform;
+    uint64_t want_cw = (want_present && f->N) ? width : 0;
+    if (want_present != f->cw_present || want_cw != f->cw) {
+        st = RSV_ERR_COMMON_WIDTH_NONCANONICAL;
+        goto out;
+    }
+    uint64_t end = RSV_KV03_DIRECTORY_BYTES; /* 5: gaps before each section */
+    for (int i = 0; i < 8; i++) {
+        if (nonzero(body + end, f->sec_off[i] - end)) {
+            st = RSV_ERR_NONZERO_GAP;
+            goto out;
+        }
+        end = f->sec_off[i] + f->sec_len[i];
+    }
+    if (bad_padding(body + f->sec_off[0], f->extent) || bad_padding(body + f->sec_off[5], f->dict_bits) ||
+        bad_padding(body + f->sec_off[7], f->seed_bits)) { /* 6 */
+        st = RSV_ERR_NONZERO_PADDING;
+        goto out;
+    }
+    rsv_ef_layout lay; /* 7 */
+    st = rsv_ef_plan(r, n, &lay);
+    if (st == RSV_ERR_EF_NONMONOTONE || st == RSV_ERR_EF_SHAPE) {
+        st = RSV_ERR_EF_NONCANONICAL;
+        goto out;
+    }
+    if (st) goto out;
+    uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
+    uint64_t have = f->sec_len[1] + f->sec_len[2] + f->sec_len[3] + f->sec_len[4];
+    if (total != have || lay.L != f->L || lay.U != f->U) {
+        st = RSV_ERR_EF_NONCANONICAL;
+        goto out;
+    }
+    uint8_t *ef = malloc((size_t)(total ? total : 1));
+    if (!ef) {
+        st = RSV_ERR_NOMEM;
+        goto out;
+    }
+    rsv_ef_encode(r, &lay, ef);
+    /* sections 1..4 are contiguous: their lengths are multiples of 8 */
+    if (memcmp(ef, body + f->sec_off[1], (size_t)total) != 0) st = RSV_ERR_EF_NONCANONICAL;
+    free(ef);
+out:
+    free(r);
+    return st;
+}

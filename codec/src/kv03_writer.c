@@ -1,0 +1,210 @@
+/* Streaming KV03 writer (KV03.md §3.2, §11.1): each record is framed as soon
+ * as it arrives; only what cannot be known before the end — cw, the EF index,
+ * the envelope — waits for finish (kv03_envelope.c). Memory: the data stream,
+ * one u64 per block and the previous key. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reservoir/kv03.h"
+
+#include "kv03_walk.h"
+
+rsv_kv03_policy rsv_kv03_policy_default(void)
+{
+    rsv_kv03_policy p = {RSV_BACKSPACE_EG, 0, 15, 15};
+    return p;
+}
+
+rsv_status rsv_kv03_policy_check(const rsv_kv03_policy *p)
+{
+    if (!p) return RSV_ERR_INVALID_ARGUMENT;
+    if (p->code == RSV_BACKSPACE_EG) {
+        if (p->param > 63) return RSV_ERR_BAD_BACKSPACE;
+    } else if (p->code == RSV_BACKSPACE_GOLOMB) {
+        if (p->param == 0) return RSV_ERR_BAD_BACKSPACE;
+    } else {
+        return RSV_ERR_BAD_BACKSPACE;
+    }
+    if (p->W == 0 || p->W > UINT32_MAX) return RSV_ERR_BAD_POLICY;
+    /* K = 2^n - 1, n >= 2: K >= 3 and K + 1 a power of two (K = MAX wraps to 0). */
+    if (p->K < 3 || (p->K & (p->K + 1)) != 0) return RSV_ERR_BAD_POLICY;
+    return RSV_OK;
+}
+
+int rsv_kv03_policy_equal(const rsv_kv03_policy *a, const rsv_kv03_policy *b)
+{
+    return a->code == b->code && a->param == b->param && a->W == b->W && a->K == b->K;
+}
+
+rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
+                                const uint8_t *code, uint64_t code_bits)
+{
+    if (!w) return RSV_ERR_INVALID_ARGUMENT;
+    memset(w, 0, sizeof *w);
+    rsv_writer_init(&w->data);
+    w->cw_uniform = 1;
+    /* A failed init leaves the writer poisoned, so a later add cannot run
+     * with a half-set policy (W = 0 would divide by zero). */
+    w->diag.status = RSV_ERR_INVALID_ARGUMENT;
+    if (!policy) return RSV_ERR_INVALID_ARGUMENT;
+    rsv_status st = rsv_kv03_policy_check(policy);
+    if (st) return w->diag.status = st;
+    w->policy = *policy;
+    if (policy->code == RSV_BACKSPACE_GOLOMB) rsv_golomb_init(&w->golomb, policy->param);
+    if (!code) {
+        w->c = 1; /* default C0 = `0`: code[0] is already zero */
+    } else {
+        if (code_bits > RSV_KV03_MAX_CODE_BITS) return w->diag.status = RSV_ERR_TOO_LARGE;
+        w->c = code_bits;
+        /* keep the code canonical: bits after c in its last byte are zero */
+        rsv_bits_store(w->code, 0, rsv_view_make(code, 0, code_bits));
+    }
+    w->diag.status = RSV_OK;
+    return RSV_OK;
+}
+
+void rsv_kv03_writer_free(rsv_kv03_writer *w)
+{
+    if (!w) return;
+    rsv_writer_free(&w->data);
+    free(w->offsets);
+    free(w->prev);
+    w->offsets = NULL;
+    w->prev = NULL;
+    w->noffsets = w->offsets_cap = 0;
+    w->prev_len = w->prev_cap = 0;
+}
+
+static rsv_status fail(rsv_kv03_writer *w, rsv_status st)
+{
+    w->diag.status = st;
+    w->diag.bit = rsv_writer_bits(&w->data);
+    w->diag.record = w->N;
+    return st;
+}
+
+static rsv_status grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap) return RSV_OK;
+    uint64_t ncap = *cap < 16 ? 16 : *cap;
+    while (ncap < need) ncap *= 2;
+    if (ncap > SIZE_MAX / elem) return RSV_ERR_NOMEM;
+    void *q = realloc(*p, (size_t)(ncap * elem));
+    if (!q) return RSV_ERR_NOMEM;
+    *p = q;
+    *cap = ncap;
+    return RSV_OK;
+}
+
+/* Frame one record (value given either as bytes or as an encoded span). */
+static rsv_status add(rsv_kv03_writer *w, const uint8_t *key, size_t klen, const rsv_value *v,
+                      const rsv_value_span *span)
+{
+    if (!w) return RSV_ERR_INVALID_ARGUMENT;
+    if (w->diag.status) return RSV_ERR_POISONED;
+    if (w->finished || w->framed) return RSV_ERR_STATE;
+    if (klen && !key) return fail(w, RSV_ERR_INVALID_ARGUMENT);
+    if ((uint64_t)klen > (UINT64_MAX - 2 * RSV_KV03_MAX_CODE_BITS) / 8) return fail(w, RSV_ERR_TOO_LARGE);
+    uint64_t lcp = 0;
+    if (w->N > 0) {
+        if (rsv_key_compare(w->prev, w->prev_len, key, klen) >= 0) return fail(w, RSV_ERR_UNSORTED);
+        lcp = rsv_key_lcp_bits(w->prev, w->prev_len, key, klen);
+    }
+    uint64_t vkind_len = v ? v->len : span->len;
+    rsv_value_kind kind = v ? v->kind : span->kind;
+    uint64_t width;
+    rsv_status st = rsv_value_width(kind, vkind_len, &width);
+    if (st) return fail(w, st);
+
+    uint64_t R = w->c + lcp;
+    int block_start = w->N % w->policy.W == 0;
+    if (block_start) {
+        st = grow((void **)&w->offsets, &w->offsets_cap, w->noffsets + 1, sizeof(uint64_t));
+        if (st) return fail(w, st);
+        w->offsets[w->noffsets++] = rsv_writer_bits(&w->data);
+        st = rsv_put_eg(&w->data, R, 0); /* block starts always use EG0 */
+    } else {
+        uint64_t back = w->c + (uint64_t)w->prev_len * 8 - R;
+        if (w->policy.code == RSV_BACKSPACE_EG)
+            st = rsv_put_eg(&w->data, back, (unsigned)w->policy.param);
+        else
+            st = rsv_put_golomb(&w->data, &w->golomb, back);
+    }
+    if (!st) st = rsv_put_key_kv03(&w->data, key, klen, lcp);
+    if (!st) st = v ? rsv_put_value(&w->data, *v) : rsv_put_value_span(&w->data, span);
+    if (st) return fail(w, st);
+
+    if (w->N == 0) w->cw = width;
+    else if (width != w->cw) w->cw_uniform = 0;
+    uint64_t cap = w->prev_cap;
+    st = grow((void **)&w->prev, &cap, klen ? klen : 1, 1);
+    if (st) return fail(w, st);
+    w->prev_cap = (size_t)cap;
+    if (klen) memcpy(w->prev, key, klen);
+    w->prev_len = klen;
+    w->N++;
+    return RSV_OK;
+}
+
+/* Merge path: the caller knows the exact lcp with the previous key and hands
+ * over only the key bits after it, so no key is compared or copied here. The
+ * framing is the same as add()'s, hence the same bytes. */
+rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits,
+                                       rsv_view suffix, const rsv_value_span *v)
+{
+    if (w->diag.status) return RSV_ERR_POISONED;
+    if (w->finished) return RSV_ERR_STATE;
+    if (key_bits % 8 || lcp > key_bits || suffix.len != key_bits - lcp || (w->N == 0 && lcp))
+        return fail(w, RSV_ERR_INVALID_ARGUMENT);
+    uint64_t width;
+    rsv_status st = rsv_value_width(v->kind, v->len, &width);
+    if (st) return fail(w, st);
+    uint64_t R = w->c + lcp;
+    if (w->N % w->policy.W == 0) {
+        st = grow((void **)&w->offsets, &w->offsets_cap, w->noffsets + 1, sizeof(uint64_t));
+        if (st) return fail(w, st);
+        w->offsets[w->noffsets++] = rsv_writer_bits(&w->data);
+        st = rsv_put_eg(&w->data, R, 0);
+    } else {
+        uint64_t back = w->c + (uint64_t)w->prev_len * 8 - R;
+        if (w->policy.code == RSV_BACKSPACE_EG)
+            st = rsv_put_eg(&w->data, back, (unsigned)w->policy.param);
+        else
+            st = rsv_put_golomb(&w->data, &w->golomb, back);
+    }
+    if (!st) st = rsv_put_eg(&w->data, suffix.len, 0);
+    if (!st) st = rsv_put_view(&w->data, suffix);
+    if (!st) st = rsv_put_value_span(&w->data, v);
+    if (st) return fail(w, st);
+    if (w->N == 0) w->cw = width;
+    else if (width != w->cw) w->cw_uniform = 0;
+    w->prev_len = (size_t)(key_bits / 8);
+    w->framed = 1;
+    w->N++;
+    return RSV_OK;
+}
+
+rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_len, rsv_value v)
+{
+    return add(w, (const uint8_t *)key, key_len, &v, NULL);
+}
+
+rsv_status rsv_kv03_writer_add_span(rsv_kv03_writer *w, const void *key, size_t key_len,
+                                    const rsv_value_span *v)
+{
+    if (!v) return RSV_ERR_INVALID_ARGUMENT;
+    return add(w, (const uint8_t *)key, key_len, NULL, v);
+}
+
+rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, uint64_t code_bits,
+                           const rsv_record *recs, size_t n, uint8_t **out, size_t *nbytes)
+{
+    if ((!recs && n) || !out || !nbytes) return RSV_ERR_INVALID_ARGUMENT;
+    rsv_kv03_writer w;
+    rsv_status st = rsv_kv03_writer_init(&w, policy, code, code_bits);
+    for (size_t i = 0; !st && i < n; i++)
+        st = rsv_kv03_writer_add(&w, recs[i].key, recs[i].key_len, recs[i].value);
+    if (!st) st = rsv_kv03_writer_finish(&w, out, nbytes);
+    rsv_kv03_writer_free(&w);
+    return st;
+}

@@ -1,0 +1,258 @@
+/* KV03 merge (KV03.md §11.2), comparing keys through lcp lengths.
+ *
+ * E is the last chosen key; every head keeps lcp(head, E) and its literal as
+ * a borrowed span. Facts used (all keys sorted, heads > E):
+ *  - a head's previous key P satisfies P <= E < head, so lcp(head, E) >=
+ *    lcp(head, P) >= local: the head's bits from lcp(head, E) on lie in its
+ *    literal — no head key is ever rebuilt;
+ *  - the head with the larger lcp with E is the smaller; equal lcps compare
+ *    from that bit on (the only bit-level comparison);
+ *  - the new E' is the winner; other heads keep their lcp unless it equalled
+ *    the winner's, in which case the tie comparison gave the new lcp;
+ *  - for X <= E <= E', lcp(X, E') = min(lcp(X, E), lcp(E, E')): the output
+ *    R after dropped tombstones without looking at X.
+ * E itself is materialized once per chosen key (its bits after lcp(E, E')
+ * copied from the winner's literal) because an advancing input's order check
+ * compares its new literal with E, and the writer takes its suffix from E.
+ * Inputs are walked with §3.3 steps 1–7 and the terminal check. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reservoir/merge.h"
+
+#include "kv03_walk.h"
+
+static rsv_status poison(rsv_merge *m, rsv_status st, size_t input, uint64_t bit, uint64_t record)
+{
+    m->diag.status = st;
+    m->diag.bit = bit;
+    m->diag.record = record;
+    m->failed_input = input;
+    return st;
+}
+
+static rsv_status poison_input(rsv_merge *m, rsv_status st, size_t i)
+{
+    rsv_merge_head *h = &m->heads[i];
+    return poison(m, st, i, rsv_reader_position(&h->fw.r), h->fw.i);
+}
+
+static int same_code(const rsv_kv03_file *a, const rsv_kv03_file *b)
+{
+    return a->dict_bits == b->dict_bits &&
+           rsv_view_bit_equal(rsv_view_make(a->code, 0, a->dict_bits), rsv_view_make(b->code, 0, b->dict_bits));
+}
+
+rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+                          unsigned flags)
+{
+    if (!m) return RSV_ERR_INVALID_ARGUMENT;
+    memset(m, 0, sizeof *m);
+    m->failed_input = n;
+    if (!inputs || n < 2 || (flags & ~RSV_MERGE_DROP_TOMBSTONES))
+        return poison(m, RSV_ERR_INVALID_ARGUMENT, n, 0, 0);
+    for (size_t i = 0; i < n; i++)
+        if (!inputs[i]) return poison(m, RSV_ERR_INVALID_ARGUMENT, n, 0, 0);
+    const rsv_kv03_file *ref = NULL; /* first non-empty input: its C0 */
+    for (size_t i = 0; i < n; i++) {
+        if (!rsv_kv03_policy_equal(&inputs[i]->policy, &inputs[0]->policy))
+            return poison(m, RSV_ERR_MERGE_MISMATCH, i, 0, 0);
+        if (inputs[i]->N == 0) continue;
+        if (!ref) ref = inputs[i];
+        else if (!same_code(ref, inputs[i])) return poison(m, RSV_ERR_MERGE_MISMATCH, i, 0, 0);
+    }
+    rsv_status st = ref ? rsv_kv03_writer_init(&m->out, &inputs[0]->policy, ref->code, ref->dict_bits)
+                        : rsv_kv03_writer_init(&m->out, &inputs[0]->policy, NULL, 0);
+    if (st) return poison(m, st, n, 0, 0);
+    m->heads = calloc(n, sizeof *m->heads);
+    if (!m->heads) return poison(m, RSV_ERR_NOMEM, n, 0, 0);
+    m->n = n;
+    m->flags = flags;
+    for (size_t i = 0; i < n; i++) rsv_kv03_frames_init(&m->heads[i].fw, inputs[i]);
+    return RSV_OK;
+}
+
+void rsv_merge_free(rsv_merge *m)
+{
+    if (!m) return;
+    free(m->heads);
+    free(m->key);
+    m->heads = NULL;
+    m->key = NULL;
+    m->key_cap = 0;
+    rsv_kv03_writer_free(&m->out);
+}
+
+/* Bits of head h from key bit `from` (>= its local) to its end. */
+static rsv_view head_from(const rsv_merge_head *h, uint64_t from)
+{
+    uint64_t skip = from - h->fr.local;
+    return rsv_view_make(h->fr.literal.data, h->fr.literal.off + skip, h->fr.key_bits - from);
+}
+
+/* Load input i's next record: §3.3 steps 1–5 (frame), 6 (retained prefix),
+ * 7 (order against E, which is the input's previous key) and the terminal
+ * check after its last record; sets the head's lcp with E. */
+static rsv_status advance(rsv_merge *m, size_t i)
+{
+    rsv_merge_head *h = &m->heads[i];
+    const rsv_kv03_file *f = h->fw.f;
+    if (h->fw.i >= f->N) {
+        h->live = 0;
+        return RSV_OK;
+    }
+    uint64_t first = h->fw.i == 0;
+    uint64_t prev_logical = h->fw.cont_prev; /* c + |previous key| bits, c for i = 0 */
+    rsv_status st = rsv__kv03_parse_frame(&h->fw, &h->fr);
+    if (st) return poison_input(m, st, i);
+    if (h->fr.retained > prev_logical) return poison_input(m, RSV_ERR_MISSING_PREFIX, i);
+    h->lcp = 0;
+    if (!first) { /* previous key of this input = E; fr.local <= |E| by step 6 */
+        uint64_t ebits = 8 * (uint64_t)m->key_len, d;
+        rsv_view tail = rsv_view_make(m->key, h->fr.local, ebits - h->fr.local);
+        if (rsv_view_lcp(h->fr.literal, tail, &d) <= 0) return poison_input(m, RSV_ERR_UNSORTED, i);
+        h->lcp = h->fr.local + d;
+    }
+    if (h->fw.i == f->N && (st = rsv__kv03_terminal(&h->fw))) {
+        h->fw.i--; /* report the last record */
+        st = poison_input(m, st, i);
+        h->fw.i++;
+        return st;
+    }
+    h->live = 1;
+    return RSV_OK;
+}
+
+static rsv_status grow_key(rsv_merge *m, uint64_t need)
+{
+    if (need <= m->key_cap) return RSV_OK;
+    if (need > SIZE_MAX / 2) return RSV_ERR_NOMEM;
+    size_t cap = m->key_cap < 64 ? 64 : m->key_cap;
+    while (cap < need) cap *= 2;
+    uint8_t *p = realloc(m->key, cap);
+    if (!p) return RSV_ERR_NOMEM;
+    m->key = p;
+    m->key_cap = cap;
+    return RSV_OK;
+}
+
+rsv_status rsv_merge_step(rsv_merge *m, int *done)
+{
+    if (!m || !done) return RSV_ERR_INVALID_ARGUMENT;
+    *done = 0;
+    if (m->diag.status) return RSV_ERR_POISONED;
+    if (m->finished) return RSV_ERR_STATE;
+    rsv_status st;
+    if (!m->primed) {
+        for (size_t i = 0; i < m->n; i++)
+            if ((st = advance(m, i))) return st;
+        m->primed = 1;
+    }
+    /* smallest head: larger lcp with E wins; equal lcps compare the bits
+     * after it; on equal keys the later (newer) input's binding wins */
+    size_t win = m->n;
+    for (size_t i = 0; i < m->n; i++) {
+        rsv_merge_head *h = &m->heads[i];
+        h->hit = 0;
+        if (!h->live) continue;
+        int cmp;
+        if (win == m->n) cmp = -1;
+        else if (h->lcp != m->heads[win].lcp) cmp = h->lcp > m->heads[win].lcp ? -1 : 1;
+        else cmp = rsv_view_compare(head_from(h, h->lcp), head_from(&m->heads[win], h->lcp));
+        if (cmp < 0)
+            for (size_t j = 0; j < i; j++) m->heads[j].hit = 0;
+        if (cmp <= 0) {
+            win = i;
+            h->hit = 1;
+        }
+    }
+    if (win == m->n) {
+        m->done = 1;
+        *done = 1;
+        return RSV_OK;
+    }
+    rsv_merge_head *w = &m->heads[win];
+    uint64_t b = w->lcp, kbits = w->fr.key_bits;
+    /* losers tied with the winner's lcp learn their lcp with E' now */
+    for (size_t i = 0; i < m->n; i++) {
+        rsv_merge_head *h = &m->heads[i];
+        if (h->live && !h->hit && h->lcp == b) {
+            uint64_t d;
+            rsv_view_lcp(head_from(h, b), head_from(w, b), &d);
+            h->lcp = b + d;
+        }
+    }
+    /* E' = E[0, b) ‖ winner bits [b, kbits) */
+    st = grow_key(m, kbits / 8 ? kbits / 8 : 1);
+    if (st) return poison(m, st, m->n, rsv_writer_bits(&m->out.data), m->out.N);
+    rsv_bits_store(m->key, b, head_from(w, b));
+    m->key_len = (size_t)(kbits / 8);
+    uint64_t r = m->out.N == 0 ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
+    if (w->fr.value.kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {
+        m->lcp_xe = r;
+    } else {
+        st = rsv__kv03_writer_add_framed(&m->out, r, kbits, rsv_view_make(m->key, r, kbits - r), &w->fr.value);
+        if (st) {
+            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
+            return poison(m, st, m->n, d.bit, d.record);
+        }
+        m->lcp_xe = kbits;
+        m->emitted++;
+    }
+    for (size_t i = 0; i < m->n; i++)
+        if (m->heads[i].hit && (st = advance(m, i))) return st;
+    return RSV_OK;
+}
+
+rsv_status rsv_merge_run(rsv_merge *m)
+{
+    int done = 0;
+    rsv_status st;
+    while (!done)
+        if ((st = rsv_merge_step(m, &done))) return st;
+    return RSV_OK;
+}
+
+static rsv_status finish(rsv_merge *m, uint8_t **out, size_t *nbytes, int seal)
+{
+    if (!m || !out || !nbytes) return RSV_ERR_INVALID_ARGUMENT;
+    if (m->diag.status) return RSV_ERR_POISONED;
+    if (m->finished || !m->done) return RSV_ERR_STATE;
+    rsv_status st = seal ? rsv_kv03_writer_finish(&m->out, out, nbytes)
+                         : rsv_kv03_writer_finish_unsealed(&m->out, out, nbytes);
+    if (st) return poison(m, st, m->n, 0, m->out.N);
+    m->finished = 1;
+    return RSV_OK;
+}
+
+rsv_status rsv_merge_finish(rsv_merge *m, uint8_t **out, size_t *nbytes)
+{
+    return finish(m, out, nbytes, 1);
+}
+
+rsv_status rsv_merge_finish_unsealed(rsv_merge *m, uint8_t **out, size_t *nbytes)
+{
+    return finish(m, out, nbytes, 0);
+}
+
+rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path)
+{
+    if (!m || !path) return RSV_ERR_INVALID_ARGUMENT;
+    if (m->diag.status) return RSV_ERR_POISONED;
+    if (m->finished || !m->done) return RSV_ERR_STATE;
+    rsv_status st = rsv_kv03_writer_finish_path(&m->out, path);
+    if (st) return poison(m, st, m->n, 0, m->out.N);
+    m->finished = 1;
+    return RSV_OK;
+}
+
+rsv_status rsv_merge_files(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
+                           uint8_t **out, size_t *nbytes)
+{
+    rsv_merge m;
+    rsv_status st = rsv_merge_init(&m, inputs, n, flags);
+    if (!st) st = rsv_merge_run(&m);
+    if (!st) st = rsv_merge_finish(&m, out, nbytes);
+    rsv_merge_free(&m);
+    return st;
+}
