@@ -153,35 +153,3 @@ rsv_status rsv_read_golomb_m(rsv_reader *r, uint64_t m, uint64_t *out)
     if (rsv_golomb_init(&g, m) != RSV_OK) return RSV_ERR_BAD_MODULUS;
     return rsv_read_golomb(r, &g, out);
 }
-
-/* Batch decoders: the inline single-value decoders in a loop the compiler can
- * keep in registers; a failure leaves the reader exactly where the failing
- * single decode did. */
-#define RSV_BATCH(call)                                                           \
-    size_t i = 0;                                                                 \
-    rsv_status st = RSV_OK;                                                       \
-    for (; i < count; i++) {                                                      \
-        st = call;                                                                \
-        if (RSV_UNLIKELY(st != RSV_OK)) break;                                    \
-    }                                                                             \
-    if (done) *done = i;                                                          \
-    return st
-
-rsv_status rsv_read_n(rsv_reader *r, unsigned w, uint64_t *out, size_t count, size_t *done)
-{
-    RSV_BATCH(rsv_read(r, w, &out[i]));
-}
-
-rsv_status rsv_read_eg_n(rsv_reader *r, unsigned k, uint64_t *out, size_t count, size_t *done)
-{
-    if (k == 0) {
-        RSV_BATCH(rsv_read_eg0(r, &out[i]));
-    }
-    RSV_BATCH(rsv_read_eg(r, k, &out[i]));
-}
-
-rsv_status rsv_read_golomb_n(rsv_reader *r, const rsv_golomb *g, uint64_t *out, size_t count,
-                             size_t *done)
-{
-    RSV_BATCH(rsv_read_golomb(r, g, &out[i]));
-}
