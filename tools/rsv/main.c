@@ -10,6 +10,13 @@
 
 static const cli_command commands[] = {
     {"codes", "encode or decode count codes (exp-Golomb, Golomb, fixed fields)", cmd_codes},
+    {"dump", "print every record of a KV03 file", cmd_dump},
+    {"verify", "fully verify a KV03 file (open + scan)", cmd_verify},
+    {"stat", "print the statistics and layout of a KV03 file", cmd_stat},
+    {"write", "write a KV03 file from TSV or JSON-lines records", cmd_write},
+    {"merge", "merge KV03 files, oldest first, into a new file", cmd_merge},
+    {"gen-fixture", "generate a WORKLOADS.md section 4 record fixture", cmd_gen_fixture},
+    {"gen-counts", "generate a WORKLOADS.md section 3 count-case bit stream", cmd_gen_counts},
 };
 
 static void help(FILE *out)
@@ -17,7 +24,7 @@ static void help(FILE *out)
     fputs("Usage: rsv COMMAND [ARGS...]\n"
           "       rsv --help | --version\n"
           "\n"
-          "Command-line tool for the reservoir bit codec.\n"
+          "Command-line tool for the reservoir bit codec and its KV03 files.\n"
           "\n"
           "Commands:\n",
           out);

@@ -1,0 +1,133 @@
+/* rsv merge — merge KV03 files (KV03.md §11.2) into a new file with the
+ * codec's merge and its temporary + fsync + rename output. Inputs are mapped
+ * read-only and, by default, fully verified first (the merge itself does not
+ * re-check CRCs, gaps, padding or EF canonicity, §11.2). */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "kvfile.h"
+#include "reservoir/merge.h"
+
+static void merge_help(FILE *out)
+{
+    fputs("Usage: rsv merge [--drop-tombstones] [--no-verify] OUT IN...\n"
+          "\n"
+          "Merge the KV03 files IN... (at least two, oldest first, newest last) into\n"
+          "OUT: the sorted union of their keys, each key with the binding of the\n"
+          "newest input holding it (a newer tombstone hides an older value).\n"
+          "OUT is written to a temporary file, fsync'd and renamed: on any failure\n"
+          "no new file is left and an existing OUT is kept. Inputs are only read.\n"
+          "\n"
+          "Options:\n"
+          "  --drop-tombstones  remove keys whose newest binding is a tombstone; only\n"
+          "                     valid when IN... hold the complete data set\n"
+          "  --no-verify        skip the full verification (rsv verify) of each input\n"
+          "                     before merging; the merge still checks the framing,\n"
+          "                     key order and block offsets it reads\n"
+          "  -h, --help         show this help and exit\n"
+          "\n"
+          "Errors name the input: rsv: merge: input #K 'PATH': ...: NAME: MESSAGE\n"
+          "(K counts from 1 = oldest). Exit status: 0 merged, 1 an input is invalid,\n"
+          "the inputs disagree on policy or selector (RSV_ERR_MERGE_MISMATCH) or an\n"
+          "I/O error, 2 usage error (fewer than two inputs, OUT is an input).\n",
+          out);
+}
+
+/* Is `out` an existing file that is also input `in`? Replacing it would
+ * modify an input. */
+static int same_file(const char *out, const char *in)
+{
+    struct stat a, b;
+    if (stat(out, &a) != 0 || stat(in, &b) != 0) return 0;
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int cmd_merge(int argc, char **argv, const char *prog)
+{
+    const char *a;
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    size_t npaths = 0;
+    unsigned flags = 0;
+    int verify = 1, is_opt, rc = -1;
+    cli_iter it;
+    if (!paths) {
+        cli_error(RSV_ERR_NOMEM, "%s", prog);
+        return CLI_EXIT_FAIL;
+    }
+    cli_iter_init(&it, argc, argv);
+    while (rc < 0 && (a = cli_next(&it, &is_opt)) != NULL) {
+        if (!is_opt) paths[npaths++] = a;
+        else if (cli_is_help(a)) {
+            merge_help(stdout);
+            rc = cli_finish_stdout(prog, CLI_EXIT_OK);
+        } else if (cli_flag(a, "--drop-tombstones")) flags |= RSV_MERGE_DROP_TOMBSTONES;
+        else if (cli_flag(a, "--no-verify")) verify = 0;
+        else rc = cli_usage_error(prog, "unknown option '%s'", a);
+    }
+    if (rc < 0 && npaths < 3)
+        rc = cli_usage_error(prog, npaths ? "need at least two inputs after OUT" : "missing OUT and inputs");
+    for (size_t i = 1; rc < 0 && i < npaths; i++)
+        if (strcmp(paths[0], paths[i]) == 0 || same_file(paths[0], paths[i]))
+            rc = cli_usage_error(prog, "OUT '%s' is also input #%zu", paths[0], i);
+    if (rc >= 0) {
+        free(paths);
+        return rc;
+    }
+
+    const char *out = paths[0];
+    size_t n = npaths - 1;
+    rsv_kv03_file *files = calloc(n, sizeof *files);
+    const rsv_kv03_file **inputs = calloc(n, sizeof *inputs);
+    char (*labels)[1100] = calloc(n, sizeof *labels);
+    size_t opened = 0;
+    rc = CLI_EXIT_FAIL;
+    if (!files || !inputs || !labels) {
+        cli_error(RSV_ERR_NOMEM, "%s", prog);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        snprintf(labels[i], sizeof labels[i], "input #%zu '%s'", i + 1, paths[i + 1]);
+        if (cli_kv_open(prog, labels[i], paths[i + 1], &files[i]) >= 0) goto out;
+        opened++;
+        inputs[i] = &files[i];
+        if (verify) {
+            rsv_kv03_diag d;
+            rsv_status st = rsv_kv03_scan(&files[i], &d);
+            if (st) {
+                cli_kv_scan_error(prog, labels[i], &files[i], st, d);
+                goto out;
+            }
+        }
+    }
+    rsv_merge m;
+    rsv_status st = rsv_merge_init(&m, inputs, n, flags);
+    if (!st) st = rsv_merge_run(&m);
+    if (!st) st = rsv_merge_finish_path(&m, out);
+    if (st) {
+        rsv_kv03_diag d = rsv_merge_diag(&m);
+        size_t k = m.failed_input;
+        if (st == RSV_ERR_MERGE_MISMATCH && k < n)
+            cli_error(st, "%s: %s differs from the earlier inputs", prog, labels[k]);
+        else if (k < n && d.status != RSV_OK)
+            cli_kv_walk_error(prog, labels[k], &files[k], d);
+        else if (st == RSV_ERR_IO)
+            cli_error(st, "%s: writing '%s'", prog, out);
+        else
+            cli_error(st, "%s: output '%s'", prog, out);
+    } else {
+        rc = CLI_EXIT_OK;
+    }
+    rsv_merge_free(&m);
+out:
+    for (size_t i = 0; i < opened; i++) rsv_kv03_close(&files[i]);
+    free(files);
+    free(inputs);
+    free(labels);
+    free(paths);
+    return rc;
+}

@@ -1,0 +1,32 @@
+/* rsv — opening KV03 files and reporting where they are wrong. Every file
+ * command opens through here so open failures always name the header or
+ * directory field (as a file byte offset) and walk failures the record and
+ * the data-stream bit, in one format (docs/rsv.md, DIAGNOSTICS):
+ *
+ *   rsv: <cmd>: <label>: open: file byte <B> (<field>): <NAME>: <message>
+ *   rsv: <cmd>: <label>: record <I>, data-stream bit <P> (file byte <B>): <NAME>: <message>
+ *   rsv: <cmd>: <label>: scan: file byte <B> (<what>): <NAME>: <message>
+ *
+ * <label> is "'PATH'" or, for merges, "input #K 'PATH'". */
+#ifndef RSV_KVFILE_H
+#define RSV_KVFILE_H
+
+#include "reservoir/kv03.h"
+
+/* Open (KV03.md §9.1, mapped). Returns -1 on success, else CLI_EXIT_FAIL
+ * after printing the error. Close with rsv_kv03_close. */
+int cli_kv_open(const char *prog, const char *label, const char *path, rsv_kv03_file *f);
+
+/* A failure of a cursor / frame walk (diag from the cursor, scan or merge). */
+void cli_kv_walk_error(const char *prog, const char *label, const rsv_kv03_file *f,
+                       rsv_kv03_diag d);
+
+/* A failure of rsv_kv03_scan: walk errors as above, the other §9.2 checks
+ * with the file byte (or section) they concern. */
+void cli_kv_scan_error(const char *prog, const char *label, const rsv_kv03_file *f,
+                       rsv_status st, rsv_kv03_diag d);
+
+/* The section names used by stat and the messages: "data", "ef-low", ... */
+extern const char *const cli_kv_section_names[8];
+
+#endif

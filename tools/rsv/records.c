@@ -1,0 +1,83 @@
+/* rsv — records in memory, sorted and written as KV03 (see records.h). */
+#include "records.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "reservoir/record.h"
+
+void cli_records_init(cli_records *rs)
+{
+    cli_buf_init(&rs->arena);
+    rs->v = NULL;
+    rs->n = rs->cap = 0;
+}
+
+void cli_records_free(cli_records *rs)
+{
+    cli_buf_free(&rs->arena);
+    free(rs->v);
+    rs->v = NULL;
+    rs->n = rs->cap = 0;
+}
+
+rsv_status cli_records_push(cli_records *rs, const cli_rec *r)
+{
+    if (rs->n == rs->cap) {
+        size_t ncap = rs->cap ? rs->cap * 2 : 1024;
+        if (ncap > SIZE_MAX / sizeof *rs->v) return RSV_ERR_TOO_LARGE;
+        cli_rec *nv = realloc(rs->v, ncap * sizeof *nv);
+        if (!nv) return RSV_ERR_NOMEM;
+        rs->v = nv;
+        rs->cap = ncap;
+    }
+    rs->v[rs->n++] = *r;
+    return RSV_OK;
+}
+
+void cli_records_resolve(cli_records *rs)
+{
+    for (size_t i = 0; i < rs->n; i++) {
+        rs->v[i].key = rs->arena.p ? rs->arena.p + rs->v[i].koff : NULL;
+        rs->v[i].val = rs->arena.p ? rs->arena.p + rs->v[i].voff : NULL;
+    }
+}
+
+static int rec_cmp(const void *pa, const void *pb)
+{
+    const cli_rec *a = pa, *b = pb;
+    int c = rsv_key_compare(a->key, a->klen, b->key, b->klen);
+    if (c) return c;
+    return (a->line > b->line) - (a->line < b->line); /* stable: input order */
+}
+
+void cli_records_sort(cli_records *rs)
+{
+    if (rs->n > 1) qsort(rs->v, rs->n, sizeof *rs->v, rec_cmp);
+}
+
+size_t cli_records_first_duplicate(const cli_records *rs)
+{
+    for (size_t i = 1; i < rs->n; i++)
+        if (rsv_key_compare(rs->v[i - 1].key, rs->v[i - 1].klen, rs->v[i].key, rs->v[i].klen) == 0)
+            return i;
+    return rs->n;
+}
+
+rsv_status cli_records_write(const cli_records *rs, const rsv_kv03_policy *policy,
+                             const uint8_t *code, uint64_t code_bits, size_t start, size_t step,
+                             const char *path, size_t *failed)
+{
+    rsv_kv03_writer w;
+    *failed = rs->n;
+    rsv_status st = rsv_kv03_writer_init(&w, policy, code, code_bits);
+    for (size_t i = start; !st && i < rs->n; i += step) {
+        const cli_rec *r = &rs->v[i];
+        rsv_value v = r->tombstone ? rsv_value_tombstone() : rsv_value_present(r->val, r->vlen);
+        st = rsv_kv03_writer_add(&w, r->key, r->klen, v);
+        if (st) *failed = i;
+    }
+    if (!st) st = rsv_kv03_writer_finish_path(&w, path);
+    rsv_kv03_writer_free(&w);
+    return st;
+}

@@ -1,0 +1,47 @@
+/* rsv — a list of records held in memory (parsed from text or generated),
+ * sorted if asked, and written as a KV03 file through the codec's streaming
+ * writer and its temporary + fsync + rename file output. Keys and values
+ * live in one arena and are addressed by offset while the list grows;
+ * cli_records_resolve turns the offsets into pointers once it is complete. */
+#ifndef RSV_RECORDS_H
+#define RSV_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytebuf.h"
+#include "reservoir/kv03.h"
+
+typedef struct cli_rec {
+    size_t koff, klen, voff, vlen;
+    int tombstone;
+    uint64_t line; /* where it came from (input line, generation index) */
+    const uint8_t *key, *val; /* set by cli_records_resolve */
+} cli_rec;
+
+typedef struct cli_records {
+    cli_buf arena;
+    cli_rec *v;
+    size_t n, cap;
+} cli_records;
+
+void cli_records_init(cli_records *rs);
+void cli_records_free(cli_records *rs);
+rsv_status cli_records_push(cli_records *rs, const cli_rec *r);
+/* Point key/val into the arena (call after the last push). */
+void cli_records_resolve(cli_records *rs);
+/* Sort by key bytes (unsigned, a proper prefix first); equal keys keep
+ * their input order. Needs resolved records. */
+void cli_records_sort(cli_records *rs);
+/* First i > 0 whose key equals key i-1 (after sorting), or rs->n. */
+size_t cli_records_first_duplicate(const cli_records *rs);
+
+/* Write records start, start+step, start+2*step, ... to `path`. On failure
+ * returns the codec's status with *failed = the record index (or rs->n for a
+ * failure outside add, e.g. init or the file output); no file is left
+ * behind (codec guarantee). */
+rsv_status cli_records_write(const cli_records *rs, const rsv_kv03_policy *policy,
+                             const uint8_t *code, uint64_t code_bits, size_t start, size_t step,
+                             const char *path, size_t *failed);
+
+#endif
