@@ -18,11 +18,14 @@ static rsv_status check_endpoints(const rsv_kv03_file *f)
     } else { /* m = 0 (m >= 2 was rejected at open) */
         if (rsv__le(s6, 8) != 0 || f->dict_bits != 0) return RSV_ERR_SECTION_ENDPOINTS;
     }
+    /* Left to right as §9.2 step 2 reads: block_offset(0) is decoded and
+     * compared before block_offset(nb) is decoded (the oracle does the same;
+     * see docs/kv03.md). */
     uint64_t first, last;
-    rsv_status st = rsv_kv03_block_offset(f, 0, &first);
-    if (!st) st = rsv_kv03_block_offset(f, f->nb, &last);
-    if (st) return RSV_ERR_EF_CORRUPT;
-    if (first != 0 || last != f->extent) return RSV_ERR_SECTION_ENDPOINTS;
+    if (rsv_kv03_block_offset(f, 0, &first)) return RSV_ERR_EF_CORRUPT;
+    if (first != 0) return RSV_ERR_SECTION_ENDPOINTS;
+    if (rsv_kv03_block_offset(f, f->nb, &last)) return RSV_ERR_EF_CORRUPT;
+    if (last != f->extent) return RSV_ERR_SECTION_ENDPOINTS;
     return RSV_OK;
 }
 
