@@ -1,0 +1,244 @@
+/* KV03 read workloads (WORKLOADS.md §4–§5): <fixture>/frames, /cursor,
+ * /records, plus the non-normative /scan, and the module table that also
+ * lists the merges (workloads_kv03_merge.c).
+ *
+ * candidate: rsv_kv03_frames_next / rsv_kv03_cursor_next over the mapped
+ *            file, rsv_stream_reader_next over the in-memory stream,
+ *            rsv_kv03_scan.
+ * baseline:  the walkers of kv03_oracle_walk.c (oracle stateless decoders,
+ *            one call per field), rsv_oracle_kv03_decode(SCAN).
+ *
+ * A fresh cursor / stream reader is made per body run, as §5 says. Their
+ * buffers start empty and would be malloc'd on the first record, so the body
+ * lends them the state's warm buffers (public struct fields key/key_cap,
+ * val/val_cap) and takes them back afterwards: the timed loop allocates
+ * nothing (the codec has no "init with buffers" or "reset" call; see
+ * docs/performance.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kv03_oracle_walk.h"
+#include "kv03_workloads.h"
+#include "side.h"
+
+#include "reservoir/stream.h"
+
+typedef struct read_state {
+    const kv03_fixture *fx;
+    rsv_oracle_ef_view ef;
+    uint8_t *keybuf[2]; /* baseline: alternating key buffers */
+    uint8_t *key, *val; /* candidate: buffers lent to cursors / stream readers */
+    size_t key_cap, val_cap;
+} read_state;
+
+/* ---- timed bodies --------------------------------------------------------- */
+
+#if RSV_BENCH_CANDIDATE
+
+uint64_t rsv_bench_body_kv03_frames(void *state)
+{
+    const read_state *s = state;
+    const rsv_kv03_file *f = &s->fx->file;
+    rsv_kv03_frames fw;
+    rsv_kv03_frame fr;
+    int more;
+    uint64_t h = 0, end = 0;
+    rsv_kv03_frames_init(&fw, f);
+    for (;;) {
+        if (rsv_kv03_frames_next(&fw, &fr, &more) != RSV_OK) rsv_bench_fail("frames failed");
+        if (!more) break;
+        h = kv03_fold(kv03_fold(kv03_fold(kv03_fold(h, fr.end), fr.retained), fr.key_bits / 8),
+                      fr.value.width);
+        end = fr.end;
+    }
+    if (end != f->extent) rsv_bench_fail("frames: end %llu != extent", (unsigned long long)end);
+    return h;
+}
+
+uint64_t rsv_bench_body_kv03_cursor(void *state)
+{
+    read_state *s = state;
+    rsv_kv03_cursor c;
+    rsv_kv03_entry e;
+    int more;
+    uint64_t h = 0, n = 0;
+    rsv_kv03_cursor_init(&c, &s->fx->file);
+    c.key = s->key, c.key_cap = s->key_cap, c.val = s->val, c.val_cap = s->val_cap;
+    for (;; n++) {
+        if (rsv_kv03_cursor_next(&c, &e, &more) != RSV_OK) rsv_bench_fail("cursor failed");
+        if (!more) break;
+        h = kv03_fold(kv03_fold(kv03_fold(h, e.key_len), e.key_len ? e.key[0] : 0), e.value_span.width);
+    }
+    s->key = c.key, s->key_cap = c.key_cap, s->val = c.val, s->val_cap = c.val_cap;
+    if (n != s->fx->R) rsv_bench_fail("cursor: %llu records", (unsigned long long)n);
+    return h;
+}
+
+uint64_t rsv_bench_body_kv03_records(void *state)
+{
+    read_state *s = state;
+    rsv_stream_reader sr;
+    rsv_stream_record r;
+    int more;
+    uint64_t h = 0, n = 0;
+    rsv_stream_reader_init(&sr, s->fx->stream, NULL, 0);
+    sr.key = s->key, sr.key_cap = s->key_cap, sr.val = s->val, sr.val_cap = s->val_cap;
+    for (;; n++) {
+        if (rsv_stream_reader_next(&sr, &r, &more) != RSV_OK) rsv_bench_fail("stream reader failed");
+        if (!more) break;
+        size_t kl = r.key_len, vl = r.value.len;
+        h = kv03_fold(kv03_fold(kv03_fold(kv03_fold(kv03_fold(h, kl), kl ? r.key[kl - 1] : 0), vl),
+                                vl ? r.value.data[vl - 1] : 0), r.end);
+    }
+    s->key = sr.key, s->key_cap = sr.key_cap, s->val = sr.val, s->val_cap = sr.val_cap;
+    if (n != s->fx->R) rsv_bench_fail("records: %llu records", (unsigned long long)n);
+    return h;
+}
+
+uint64_t rsv_bench_body_kv03_scan(void *state)
+{
+    const read_state *s = state;
+    if (rsv_kv03_scan(&s->fx->file, NULL) != RSV_OK) rsv_bench_fail("scan failed");
+    return kv03_fold(kv03_fold(0, s->fx->file.N), s->fx->file.extent);
+}
+
+#else /* baseline */
+
+uint64_t rsv_bench_body_kv03_frames(void *state)
+{
+    const read_state *s = state;
+    return kv03_oracle_frames(&s->fx->file, &s->ef);
+}
+
+uint64_t rsv_bench_body_kv03_cursor(void *state)
+{
+    const read_state *s = state;
+    return kv03_oracle_cursor(&s->fx->file, &s->ef, s->keybuf);
+}
+
+uint64_t rsv_bench_body_kv03_records(void *state)
+{
+    const read_state *s = state;
+    uint64_t n = 0, h = kv03_oracle_records(s->fx->stream, s->keybuf, s->val, &n);
+    if (n != s->fx->R) rsv_bench_fail("records: %llu records", (unsigned long long)n);
+    return h;
+}
+
+uint64_t rsv_bench_body_kv03_scan(void *state)
+{
+    const read_state *s = state;
+    rsv_oracle_kv03_result res;
+    rsv_oracle_kv03_decode(s->fx->file.bytes, (size_t)s->fx->file.size, NULL, RSV_ORACLE_KV03_SCAN, &res);
+    if (res.status != RSV_OK || res.n_records != s->fx->R) rsv_bench_fail("oracle scan failed");
+    uint64_t h = kv03_fold(kv03_fold(0, res.n_records), res.data_extent);
+    rsv_oracle_kv03_result_free(&res);
+    return h;
+}
+
+#endif
+
+/* ---- untimed setup -------------------------------------------------------- */
+
+const kv03_fixture *kv03_fixture_for(const rsv_bench_params *p, void *module_state,
+                                     const kv03_shape *shape)
+{
+    kv03_module_state *ms = module_state;
+    if (ms->have && ms->fx.shape == shape) return &ms->fx;
+    if (ms->have) kv03_fixture_free(&ms->fx);
+    kv03_fixture_build(&ms->fx, shape, p->dir, p->records);
+    ms->have = 1;
+    return &ms->fx;
+}
+
+static void read_teardown(void *state)
+{
+    read_state *s = state;
+    free(s->keybuf[0]);
+    free(s->keybuf[1]);
+    free(s->key);
+    free(s->val);
+    free(s);
+}
+
+static int read_prepare(const rsv_bench_params *p, void *module_state, const void *arg,
+                        rsv_bench_workload *w)
+{
+    const kv03_case *kc = arg;
+    const kv03_fixture *fx = kv03_fixture_for(p, module_state, kc->shape);
+    read_state *s = calloc(1, sizeof *s);
+    if (!s) return 1;
+    s->fx = fx;
+    s->ef = kv03_oracle_ef_view(&fx->file);
+    /* Room for the largest key and value, rounded the way the codec grows
+     * (64 bytes, doubling), so a lent buffer is never reallocated. */
+    s->key_cap = 64;
+    while (s->key_cap < fx->max_key) s->key_cap *= 2;
+    s->val_cap = 64;
+    while (s->val_cap < fx->max_val) s->val_cap *= 2;
+    s->keybuf[0] = malloc(s->key_cap);
+    s->keybuf[1] = malloc(s->key_cap);
+    s->key = malloc(s->key_cap);
+    s->val = malloc(s->val_cap);
+    if (!s->keybuf[0] || !s->keybuf[1] || !s->key || !s->val) {
+        read_teardown(s);
+        return 1;
+    }
+    w->items = fx->R;
+    w->bits = kc->kind == KV03_RECORDS ? fx->stream.len : fx->file.extent;
+    w->state = s;
+    w->teardown = read_teardown;
+    switch (kc->kind) {
+    case KV03_FRAMES: w->body = rsv_bench_body_kv03_frames; break;
+    case KV03_CURSOR: w->body = rsv_bench_body_kv03_cursor; break;
+    case KV03_RECORDS: w->body = rsv_bench_body_kv03_records; break;
+    default: w->body = rsv_bench_body_kv03_scan; break;
+    }
+    return 0;
+}
+
+static int kv03_open(const rsv_bench_params *p, void **module_state)
+{
+    (void)p;
+    *module_state = calloc(1, sizeof(kv03_module_state));
+    return *module_state ? 0 : 1;
+}
+
+static void kv03_close(void *module_state)
+{
+    kv03_module_state *ms = module_state;
+    if (ms->have) kv03_fixture_free(&ms->fx);
+    free(ms);
+}
+
+static const kv03_shape k_p6 = {"prefix-6", 0, 6}, k_p512 = {"prefix-512", 0, 512},
+                        k_h6 = {"hash-6", 1, 6}, k_h512 = {"hash-512", 1, 512};
+
+#define CASES(id, sh)                                                                           \
+    static const kv03_case id##_frames = {&sh, KV03_FRAMES, 0}, id##_cursor = {&sh, KV03_CURSOR, 0}, \
+                           id##_records = {&sh, KV03_RECORDS, 0}, id##_scan = {&sh, KV03_SCAN, 0}, \
+                           id##_md = {&sh, KV03_MERGE_DISJOINT, 2}, id##_mo = {&sh, KV03_MERGE_OVERLAP, 2}, \
+                           id##_m4 = {&sh, KV03_MERGE_NWAY, 4}, id##_m8 = {&sh, KV03_MERGE_NWAY, 8};
+CASES(p6, k_p6)
+CASES(p512, k_p512)
+CASES(h6, k_h6)
+CASES(h512, k_h512)
+
+/* Merges (and the oracle's scan) allocate by design: their counts are
+ * reported, not gated. The codec's scan allocates too (see performance.md). */
+#define MAYALLOC RSV_BENCH_ALLOCS_REPORTED
+#define SPECS(id, name)                                                                         \
+    {name "/frames", RSV_BENCH_NORMATIVE, 1, &id##_frames, read_prepare},                        \
+    {name "/cursor", RSV_BENCH_NORMATIVE, 1, &id##_cursor, read_prepare},                        \
+    {name "/records", RSV_BENCH_NORMATIVE, 1, &id##_records, read_prepare},                      \
+    {name "/merge-disjoint", RSV_BENCH_NORMATIVE | MAYALLOC, 2, &id##_md, kv03_merge_prepare},   \
+    {name "/merge-overlap", RSV_BENCH_NORMATIVE | MAYALLOC, 2, &id##_mo, kv03_merge_prepare},    \
+    {name "/scan", RSV_BENCH_EXTRA | MAYALLOC, 1, &id##_scan, read_prepare},                     \
+    {name "/merge-n4", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m4, kv03_merge_prepare},             \
+    {name "/merge-n8", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m8, kv03_merge_prepare}
+
+static const rsv_bench_spec k_specs[] = {
+    SPECS(p6, "prefix-6"), SPECS(p512, "prefix-512"), SPECS(h6, "hash-6"), SPECS(h512, "hash-512"),
+};
+
+const rsv_bench_module rsv_bench_kv03_module = {
+    "kv03", k_specs, sizeof k_specs / sizeof k_specs[0], kv03_open, kv03_close};
