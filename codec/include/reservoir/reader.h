@@ -149,6 +149,16 @@ static inline rsv_status rsv_read(rsv_reader *r, unsigned w, uint64_t *out)
         rsv__consume(r, w);
         return RSV_OK;
     }
+    /* A fresh or drained cache: one inline refill serves any field of up to
+     * 57 bits (and every field that fits the rest of the view). */
+    if (RSV_LIKELY(w <= r->len - r->pos)) {
+        rsv__refill(r);
+        if (RSV_LIKELY(w <= r->n)) {
+            *out = rsv__top(r->cache, w);
+            rsv__consume(r, w);
+            return RSV_OK;
+        }
+    }
     return rsv__read_slow(r, w, out);
 }
 
