@@ -1,6 +1,7 @@
 /* File output with no partial results (temporary name in the same directory,
- * write, fsync, rename, fsync of the directory) and read-only mapping. */
-#define _POSIX_C_SOURCE 200809L
+ * write, fsync, rename, fsync of the directory), the primitives the streaming
+ * KV03 sink is built from, and read-only mapping. */
+#define _GNU_SOURCE /* mkostemp: O_CLOEXEC set atomically at creation */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -13,22 +14,79 @@
 
 #include "kv03_layout.h"
 
-static int write_all(int fd, const uint8_t *p, size_t n)
+/* A short write is retried, so a file-size limit or a full disk surfaces as
+ * -1 (EFBIG / ENOSPC) on the next call. */
+int rsv__write_all(int fd, const void *buf, size_t n)
 {
+    const uint8_t *p = (const uint8_t *)buf;
     while (n) {
         ssize_t k = write(fd, p, n);
         if (k < 0) {
             if (errno == EINTR) continue;
             return -1;
         }
+        if (k == 0) return -1; /* no progress: treat as an error, never spin */
         p += k;
         n -= (size_t)k;
     }
     return 0;
 }
 
+int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at)
+{
+    const uint8_t *p = (const uint8_t *)buf;
+    while (n) {
+        if (at > (uint64_t)INT64_MAX) return -1;
+        ssize_t k = pwrite(fd, p, n, (off_t)at);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (k == 0) return -1;
+        p += k;
+        n -= (size_t)k;
+        at += (uint64_t)k;
+    }
+    return 0;
+}
+
+int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at)
+{
+    uint8_t *p = (uint8_t *)buf;
+    while (n) {
+        if (at > (uint64_t)INT64_MAX) return -1;
+        ssize_t k = pread(fd, p, n, (off_t)at);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (k == 0) return -1; /* the file is shorter than we wrote: fail */
+        p += k;
+        n -= (size_t)k;
+        at += (uint64_t)k;
+    }
+    return 0;
+}
+
+int rsv__tmp_create(const char *path, char **tmp_out)
+{
+    *tmp_out = NULL;
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
+    if (!tmp) return -1;
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        free(tmp);
+        return -1;
+    }
+    *tmp_out = tmp;
+    return fd;
+}
+
 /* fsync the directory holding `path` so the rename itself is durable. */
-static int sync_dir(const char *path)
+int rsv__sync_dir(const char *path)
 {
     const char *slash = strrchr(path, '/');
     char *dir;
@@ -44,7 +102,7 @@ static int sync_dir(const char *path)
         }
     }
     if (!dir) return -1;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     free(dir);
     if (fd < 0) return -1;
     int rc = fsync(fd);
@@ -54,17 +112,10 @@ static int sync_dir(const char *path)
 
 int rsv__write_file_atomic(const char *path, const void *bytes, size_t n)
 {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
-    if (!tmp) return -1;
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(tmp);
-        return -1;
-    }
-    int rc = write_all(fd, (const uint8_t *)bytes, n);
+    char *tmp;
+    int fd = rsv__tmp_create(path, &tmp);
+    if (fd < 0) return -1;
+    int rc = rsv__write_all(fd, bytes, n);
     if (rc == 0) rc = fsync(fd);
     if (close(fd) != 0) rc = -1;
     if (rc == 0) rc = rename(tmp, path);
@@ -74,14 +125,14 @@ int rsv__write_file_atomic(const char *path, const void *bytes, size_t n)
         return -1;
     }
     free(tmp);
-    return sync_dir(path);
+    return rsv__sync_dir(path);
 }
 
 int rsv__map_file(const char *path, void **map, size_t *len)
 {
     *map = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
     struct stat sb;
     if (fstat(fd, &sb) != 0 || sb.st_size < 0 || (uint64_t)sb.st_size > SIZE_MAX) {

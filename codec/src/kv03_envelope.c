@@ -8,6 +8,8 @@
 #include "reservoir/kv03.h"
 
 #include "kv03_layout.h"
+#include "kv03_sink.h"
+#include "kv03_walk.h"
 
 uint32_t rsv__kv03_header_crc(const uint8_t *hdr)
 {
@@ -21,20 +23,30 @@ static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
 
 static rsv_status finish_fail(rsv_kv03_writer *w, rsv_status st)
 {
-    w->diag.status = st;
-    w->diag.bit = rsv_writer_bits(&w->data);
-    w->diag.record = w->N;
+    rsv__kv03_writer_abort(w, st);
     return st;
 }
 
-static rsv_status assemble(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes, int seal)
+/* Everything finish needs besides the bytes themselves. The body is
+ * [directory | section 0 | tail], tail = body[tail_start, body) holding the
+ * gap after section 0 and sections 1–7; it is O(N/W) bytes. */
+typedef struct layout {
+    uint64_t N, extent, cw, m, dict_bits, terminal;
+    int cw_present;
+    rsv_ef_layout ef;
+    uint64_t off[8], len[8];
+    uint64_t tail_start, body, total;
+} layout;
+
+/* cw, the EF entries (rewritten in place over the block offsets: the writer
+ * is finished or poisoned afterwards either way) and the section layout. */
+static rsv_status plan(rsv_kv03_writer *w, layout *lay)
 {
-    if (!w || !out || !nbytes) return RSV_ERR_INVALID_ARGUMENT;
-    if (w->diag.status) return RSV_ERR_POISONED;
-    if (w->finished) return RSV_ERR_STATE;
-    uint64_t N = w->N, extent = rsv_writer_bits(&w->data), W = w->policy.W;
-    int cw_present = N == 0 || w->cw_uniform;
-    uint64_t cw = (cw_present && N) ? w->cw : 0;
+    uint64_t N = w->N, extent = rsv__kv03_writer_bits(w), W = w->policy.W;
+    lay->N = N;
+    lay->extent = extent;
+    lay->cw_present = N == 0 || w->cw_uniform;
+    uint64_t cw = lay->cw = (lay->cw_present && N) ? w->cw : 0;
 
     /* EF entries r_b = offset_b - b*W*cw, r_nb = extent - N*cw, rewritten in
      * place over the block offsets (one more slot for r_nb). Every record
@@ -43,76 +55,134 @@ static rsv_status assemble(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes, in
     uint64_t cap = w->offsets_cap;
     if (cap < nb + 1) {
         uint64_t *p = realloc(w->offsets, (size_t)(nb + 1) * sizeof *p);
-        if (!p) return finish_fail(w, RSV_ERR_NOMEM);
+        if (!p) return RSV_ERR_NOMEM;
         w->offsets = p;
         w->offsets_cap = nb + 1;
     }
     for (uint64_t b = 0; b < nb; b++) w->offsets[b] -= b * W * cw;
     w->offsets[nb] = extent - N * cw;
-    rsv_ef_layout ef;
-    rsv_status st = rsv_ef_plan(w->offsets, nb + 1, &ef);
-    if (st) return finish_fail(w, st);
+    rsv_status st = rsv_ef_plan(w->offsets, nb + 1, &lay->ef);
+    if (st) return st;
 
-    uint64_t m = N ? 1 : 0, dict_bits = N ? w->c : 0;
-    uint64_t off[8], len[8];
+    lay->m = N ? 1 : 0;
+    lay->dict_bits = N ? w->c : 0;
+    lay->terminal = N ? w->c + 8 * (uint64_t)w->prev_len : 0;
+    uint64_t *len = lay->len, *off = lay->off;
     len[0] = rsv__ceil8(extent);
-    len[1] = ef.low_bytes;
-    len[2] = ef.high_bytes;
-    len[3] = ef.samples_bytes;
-    len[4] = ef.sparse_bytes;
-    len[5] = rsv__ceil8(dict_bits);
-    len[6] = 8 * (m + 1);
+    len[1] = lay->ef.low_bytes;
+    len[2] = lay->ef.high_bytes;
+    len[3] = lay->ef.samples_bytes;
+    len[4] = lay->ef.sparse_bytes;
+    len[5] = rsv__ceil8(lay->dict_bits);
+    len[6] = 8 * (lay->m + 1);
     len[7] = 0; /* seeds: 0 bits while m < 2 */
     uint64_t end = RSV_KV03_DIRECTORY_BYTES;
     for (int i = 0; i < 8; i++) {
         off[i] = align8(end);
         end = off[i] + len[i];
     }
-    uint64_t body = end, total = RSV_KV03_HEADER_BYTES + body;
-    if (total > SIZE_MAX || body > UINT64_MAX / 8) return finish_fail(w, RSV_ERR_TOO_LARGE);
-    uint8_t *f = calloc(1, (size_t)total);
-    if (!f) return finish_fail(w, RSV_ERR_NOMEM);
-    uint8_t *h = f, *d = f + RSV_KV03_HEADER_BYTES;
+    lay->tail_start = off[0] + len[0];
+    lay->body = end;
+    lay->total = RSV_KV03_HEADER_BYTES + end;
+    if (lay->total > SIZE_MAX || end > UINT64_MAX / 8) return RSV_ERR_TOO_LARGE;
+    return RSV_OK;
+}
 
-    if (len[0]) memcpy(d + off[0], rsv_writer_data(&w->data), (size_t)len[0]); /* zero padded */
-    rsv_ef_encode(w->offsets, &ef, d + off[1]);
-    if (len[5]) memcpy(d + off[5], w->code, (size_t)len[5]);
-    if (m) rsv__put_le(d + off[6] + 8, dict_bits, 8); /* offsets [0, c] */
-
+/* Header (CRC fields left zero) and directory into hd[0, 96 + 192), which
+ * must be zeroed. */
+static void fill_meta(const rsv_kv03_writer *w, const layout *lay, uint8_t *hd)
+{
+    uint8_t *h = hd, *d = hd + RSV_KV03_HEADER_BYTES;
     memcpy(d + DIR_MAGIC, "KV03", 4);
     rsv__put_le(d + DIR_REVISION, 3, 2);
     rsv__put_le(d + DIR_COUNT, 8, 2);
-    rsv__put_le(d + DIR_EXTENT, extent, 8);
-    rsv__put_le(d + DIR_TERMINAL, N ? w->c + 8 * (uint64_t)w->prev_len : 0, 8);
-    rsv__put_le(d + DIR_UNIVERSE, ef.U, 8);
-    rsv__put_le(d + DIR_DICT_BITS, dict_bits, 8);
+    rsv__put_le(d + DIR_EXTENT, lay->extent, 8);
+    rsv__put_le(d + DIR_TERMINAL, lay->terminal, 8);
+    rsv__put_le(d + DIR_UNIVERSE, lay->ef.U, 8);
+    rsv__put_le(d + DIR_DICT_BITS, lay->dict_bits, 8);
     rsv__put_le(d + DIR_SEED_BITS, 0, 8);
-    d[DIR_LOW_WIDTH] = (uint8_t)ef.L;
+    d[DIR_LOW_WIDTH] = (uint8_t)lay->ef.L;
     for (int i = 0; i < 8; i++) {
-        rsv__put_le(d + DIR_SECTIONS + 16 * i, off[i], 8);
-        rsv__put_le(d + DIR_SECTIONS + 16 * i + 8, len[i], 8);
+        rsv__put_le(d + DIR_SECTIONS + 16 * i, lay->off[i], 8);
+        rsv__put_le(d + DIR_SECTIONS + 16 * i + 8, lay->len[i], 8);
     }
 
     memcpy(h + HDR_MAGIC, "EVRT.KV\0", 8);
     rsv__put_le(h + HDR_VERSION, 1, 2);
     rsv__put_le(h + HDR_LENGTH, RSV_KV03_HEADER_BYTES, 2);
-    rsv__put_le(h + HDR_FLAGS, cw_present ? FLAG_COMMON_WIDTH : 0, 4);
+    rsv__put_le(h + HDR_FLAGS, lay->cw_present ? FLAG_COMMON_WIDTH : 0, 4);
     h[HDR_UNIT] = 1;
     h[HDR_CHECKSUM] = 1;
     h[HDR_BACKSPACE] = (uint8_t)w->policy.code;
-    rsv__put_le(h + HDR_W, W, 4);
+    rsv__put_le(h + HDR_W, w->policy.W, 4);
     rsv__put_le(h + HDR_K, w->policy.K, 8);
-    rsv__put_le(h + HDR_CW, cw, 8);
-    rsv__put_le(h + HDR_BODY_EXTENT, 8 * body, 8);
-    rsv__put_le(h + HDR_N, N, 8);
+    rsv__put_le(h + HDR_CW, lay->cw, 8);
+    rsv__put_le(h + HDR_BODY_EXTENT, 8 * lay->body, 8);
+    rsv__put_le(h + HDR_N, lay->N, 8);
     rsv__put_le(h + HDR_BODY_OFFSET, RSV_KV03_HEADER_BYTES, 8);
-    rsv__put_le(h + HDR_TOTAL, total, 8);
+    rsv__put_le(h + HDR_TOTAL, lay->total, 8);
     rsv__put_le(h + HDR_PARAM, w->policy.param, 8);
-    if (seal) rsv_kv03_seal(f, (size_t)total);
+}
+
+/* The tail body[tail_start, body) into t, which must be zeroed (gaps). */
+static void fill_tail(const rsv_kv03_writer *w, const layout *lay, uint8_t *t)
+{
+    uint64_t base = lay->tail_start;
+    rsv_ef_encode(w->offsets, &lay->ef, t + (lay->off[1] - base));
+    if (lay->len[5]) memcpy(t + (lay->off[5] - base), w->code, (size_t)lay->len[5]);
+    if (lay->m) rsv__put_le(t + (lay->off[6] - base) + 8, lay->dict_bits, 8); /* offsets [0, c] */
+}
+
+static rsv_status assemble(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes, int seal)
+{
+    if (!w || !out || !nbytes) return RSV_ERR_INVALID_ARGUMENT;
+    if (w->diag.status) return RSV_ERR_POISONED;
+    if (w->finished || w->sink) return RSV_ERR_STATE; /* a path writer has no in-memory result */
+    layout lay;
+    rsv_status st = plan(w, &lay);
+    if (st) return finish_fail(w, st);
+    uint8_t *f = calloc(1, (size_t)lay.total);
+    if (!f) return finish_fail(w, RSV_ERR_NOMEM);
+    uint8_t *d = f + RSV_KV03_HEADER_BYTES;
+    if (lay.len[0]) memcpy(d + lay.off[0], rsv_writer_data(&w->data), (size_t)lay.len[0]); /* zero padded */
+    fill_tail(w, &lay, d + lay.tail_start);
+    fill_meta(w, &lay, f);
+    if (seal) rsv_kv03_seal(f, (size_t)lay.total);
 
     w->finished = 1;
     *out = f;
-    *nbytes = (size_t)total;
+    *nbytes = (size_t)lay.total;
+    return RSV_OK;
+}
+
+/* Path writer: the data stream is mostly in the temporary already; append
+ * its buffered rest (zero padded), then the tail, and let the sink patch in
+ * header and directory with their CRCs and publish the file. */
+rsv_status rsv_kv03_writer_commit(rsv_kv03_writer *w)
+{
+    if (!w) return RSV_ERR_INVALID_ARGUMENT;
+    if (w->diag.status) return RSV_ERR_POISONED;
+    if (w->finished || !w->sink) return RSV_ERR_STATE;
+    layout lay;
+    rsv_status st = plan(w, &lay);
+    if (st) return finish_fail(w, st);
+    size_t rest = rsv_writer_nbytes(&w->data);
+    if (rest && (st = rsv__sink_append(w->sink, rsv_writer_data(&w->data), rest)))
+        return finish_fail(w, st);
+    uint64_t ntail = lay.body - lay.tail_start; /* >= 8: section 6 is never empty */
+    uint8_t *t = calloc(1, (size_t)ntail);
+    if (!t) return finish_fail(w, RSV_ERR_NOMEM);
+    fill_tail(w, &lay, t);
+    st = rsv__sink_append(w->sink, t, (size_t)ntail);
+    free(t);
+    if (st) return finish_fail(w, st);
+    uint8_t hd[RSV_KV03_HEADER_BYTES + RSV_KV03_DIRECTORY_BYTES] = {0};
+    fill_meta(w, &lay, hd);
+    struct rsv_kv03_sink *s = w->sink;
+    w->sink = NULL; /* commit consumes the sink, success or not */
+    st = rsv__sink_commit(s, hd, lay.total);
+    if (st) return finish_fail(w, st);
+    w->finished = 1;
     return RSV_OK;
 }
 
@@ -135,6 +205,10 @@ rsv_status rsv_kv03_writer_finish_unsealed(rsv_kv03_writer *w, uint8_t **out, si
 rsv_status rsv_kv03_writer_finish_path(rsv_kv03_writer *w, const char *path)
 {
     if (!w || !path) return RSV_ERR_INVALID_ARGUMENT;
+    if (w->sink && !w->diag.status && !w->finished) {
+        if (strcmp(path, w->sink->path) != 0) return RSV_ERR_INVALID_ARGUMENT;
+        return rsv_kv03_writer_commit(w);
+    }
     uint8_t *bytes;
     size_t n;
     rsv_status st = rsv_kv03_writer_finish(w, &bytes, &n);

@@ -3,6 +3,7 @@
 #ifndef RSV_KV03_LAYOUT_H
 #define RSV_KV03_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -63,6 +64,14 @@ uint32_t rsv__kv03_header_crc(const uint8_t *hdr);
 
 /* Atomic file output and read-only mapping (file_io.c). */
 int rsv__write_file_atomic(const char *path, const void *bytes, size_t n);
+/* Primitives (0 or an fd on success, -1 with errno on failure): create
+ * `path.tmp.XXXXXX` with O_CLOEXEC (*tmp malloc'd), full write / pwrite /
+ * pread with EINTR and short-transfer handling, fsync of path's directory. */
+int rsv__tmp_create(const char *path, char **tmp);
+int rsv__write_all(int fd, const void *buf, size_t n);
+int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at);
+int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at);
+int rsv__sync_dir(const char *path);
 int rsv__map_file(const char *path, void **map, size_t *len);
 void rsv__unmap_file(void *map, size_t len);
 

@@ -16,4 +16,14 @@ rsv_status rsv__kv03_terminal(const rsv_kv03_frames *fw);
 rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits,
                                        rsv_view suffix, const rsv_value_span *v);
 
+/* Data-stream bits written so far: flushed to a file sink + still buffered. */
+static inline uint64_t rsv__kv03_writer_bits(const rsv_kv03_writer *w)
+{
+    return w->flushed_bits + rsv_writer_bits(&w->data);
+}
+
+/* Poison the writer with st (unless already poisoned) and discard its file
+ * sink's temporary, if any. Merges call it when their own input fails. */
+void rsv__kv03_writer_abort(rsv_kv03_writer *w, rsv_status st);
+
 #endif

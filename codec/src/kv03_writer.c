@@ -1,12 +1,14 @@
 /* Streaming KV03 writer (KV03.md §3.2, §11.1): each record is framed as soon
  * as it arrives; only what cannot be known before the end — cw, the EF index,
- * the envelope — waits for finish (kv03_envelope.c). Memory: the data stream,
- * one u64 per block and the previous key. */
+ * the envelope — waits for finish (kv03_envelope.c). Memory: the data stream
+ * (or, with a file sink, only its unflushed tail), one u64 per block and the
+ * previous key. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "reservoir/kv03.h"
 
+#include "kv03_sink.h"
 #include "kv03_walk.h"
 
 rsv_kv03_policy rsv_kv03_policy_default(void)
@@ -63,9 +65,53 @@ rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *polic
     return RSV_OK;
 }
 
+rsv_status rsv_kv03_writer_init_path(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
+                                     const uint8_t *code, uint64_t code_bits, const char *path)
+{
+    rsv_status st = rsv_kv03_writer_init(w, policy, code, code_bits);
+    if (st) return st;
+    if (!path) return w->diag.status = RSV_ERR_INVALID_ARGUMENT;
+    st = rsv__sink_open(&w->sink, path);
+    if (st) return w->diag.status = st; /* poisoned like any failed init */
+    return RSV_OK;
+}
+
+rsv_status rsv_kv03_writer_set_flush_bytes(rsv_kv03_writer *w, size_t bytes)
+{
+    if (!w || bytes == 0) return RSV_ERR_INVALID_ARGUMENT;
+    if (!w->sink) return RSV_ERR_STATE;
+    w->sink->flush_bytes = bytes;
+    return RSV_OK;
+}
+
+void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->data_bits = rsv__kv03_writer_bits(w);
+    out->flushed_bytes = w->flushed_bits / 8;
+    out->buffered_bytes = rsv_writer_nbytes(&w->data);
+    out->buffered_max = w->buffered_max;
+    out->buffer_capacity = w->data.cap;
+    out->offset_bytes = 8 * w->offsets_cap;
+    out->streaming = w->sink != NULL;
+}
+
+void rsv__kv03_writer_abort(rsv_kv03_writer *w, rsv_status st)
+{
+    if (!w->diag.status) {
+        w->diag.status = st;
+        w->diag.bit = rsv__kv03_writer_bits(w);
+        w->diag.record = w->N;
+    }
+    rsv__sink_abort(w->sink);
+    w->sink = NULL;
+}
+
 void rsv_kv03_writer_free(rsv_kv03_writer *w)
 {
     if (!w) return;
+    rsv__sink_abort(w->sink); /* not committed: the temporary goes */
+    w->sink = NULL;
     rsv_writer_free(&w->data);
     free(w->offsets);
     free(w->prev);
@@ -75,12 +121,30 @@ void rsv_kv03_writer_free(rsv_kv03_writer *w)
     w->prev_len = w->prev_cap = 0;
 }
 
+/* Any failure poisons the writer and discards a file sink's temporary. */
 static rsv_status fail(rsv_kv03_writer *w, rsv_status st)
 {
-    w->diag.status = st;
-    w->diag.bit = rsv_writer_bits(&w->data);
-    w->diag.record = w->N;
+    rsv__kv03_writer_abort(w, st);
     return st;
+}
+
+/* After each record: note the buffered peak, and with a sink hand every
+ * whole byte to the file once the bound is exceeded, keeping the partial
+ * last byte (its unused low bits are zero, the rsv_writer invariant). */
+static rsv_status after_record(rsv_kv03_writer *w)
+{
+    size_t nbytes = rsv_writer_nbytes(&w->data);
+    if (nbytes > w->buffered_max) w->buffered_max = nbytes;
+    if (!w->sink || nbytes <= w->sink->flush_bytes) return RSV_OK;
+    size_t whole = (size_t)(w->data.nbits / 8);
+    rsv_status st = rsv__sink_append(w->sink, w->data.buf, whole);
+    if (st) return st;
+    if (w->data.nbits % 8) w->data.buf[0] = w->data.buf[whole];
+    w->data.nbits %= 8;
+    w->flushed_bits += 8 * (uint64_t)whole;
+    /* keep the total stream within the writer's 2^64 - 8 bit ceiling */
+    rsv_writer_set_limit(&w->data, RSV_WRITER_MAX_BITS - w->flushed_bits);
+    return RSV_OK;
 }
 
 static rsv_status grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
@@ -121,7 +185,7 @@ static rsv_status add(rsv_kv03_writer *w, const uint8_t *key, size_t klen, const
     if (block_start) {
         st = grow((void **)&w->offsets, &w->offsets_cap, w->noffsets + 1, sizeof(uint64_t));
         if (st) return fail(w, st);
-        w->offsets[w->noffsets++] = rsv_writer_bits(&w->data);
+        w->offsets[w->noffsets++] = rsv__kv03_writer_bits(w);
         st = rsv_put_eg(&w->data, R, 0); /* block starts always use EG0 */
     } else {
         uint64_t back = w->c + (uint64_t)w->prev_len * 8 - R;
@@ -143,7 +207,8 @@ static rsv_status add(rsv_kv03_writer *w, const uint8_t *key, size_t klen, const
     if (klen) memcpy(w->prev, key, klen);
     w->prev_len = klen;
     w->N++;
-    return RSV_OK;
+    st = after_record(w);
+    return st ? fail(w, st) : RSV_OK;
 }
 
 /* Merge path: the caller knows the exact lcp with the previous key and hands
@@ -163,7 +228,7 @@ rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_
     if (w->N % w->policy.W == 0) {
         st = grow((void **)&w->offsets, &w->offsets_cap, w->noffsets + 1, sizeof(uint64_t));
         if (st) return fail(w, st);
-        w->offsets[w->noffsets++] = rsv_writer_bits(&w->data);
+        w->offsets[w->noffsets++] = rsv__kv03_writer_bits(w);
         st = rsv_put_eg(&w->data, R, 0);
     } else {
         uint64_t back = w->c + (uint64_t)w->prev_len * 8 - R;
@@ -181,7 +246,8 @@ rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_
     w->prev_len = (size_t)(key_bits / 8);
     w->framed = 1;
     w->N++;
-    return RSV_OK;
+    st = after_record(w);
+    return st ? fail(w, st) : RSV_OK;
 }
 
 rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_len, rsv_value v)

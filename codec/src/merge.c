@@ -20,10 +20,14 @@
 
 #include "reservoir/merge.h"
 
+#include "kv03_sink.h"
 #include "kv03_walk.h"
 
+/* A failed merge discards its output: with a streaming file output the
+ * writer's temporary is unlinked right here. */
 static rsv_status poison(rsv_merge *m, rsv_status st, size_t input, uint64_t bit, uint64_t record)
 {
+    if (m->out.sink) rsv__kv03_writer_abort(&m->out, st);
     m->diag.status = st;
     m->diag.bit = bit;
     m->diag.record = record;
@@ -37,19 +41,28 @@ static rsv_status poison_input(rsv_merge *m, rsv_status st, size_t i)
     return poison(m, st, i, rsv_reader_position(&h->fw.r), h->fw.i);
 }
 
+/* A check after a successful frame parse (steps 6–7) fails: the parse has
+ * already moved fw.i past the record, so report the record itself. */
+static rsv_status poison_parsed(rsv_merge *m, rsv_status st, size_t i)
+{
+    rsv_merge_head *h = &m->heads[i];
+    return poison(m, st, i, rsv_reader_position(&h->fw.r), h->fw.i - 1);
+}
+
 static int same_code(const rsv_kv03_file *a, const rsv_kv03_file *b)
 {
     return a->dict_bits == b->dict_bits &&
            rsv_view_bit_equal(rsv_view_make(a->code, 0, a->dict_bits), rsv_view_make(b->code, 0, b->dict_bits));
 }
 
-rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
-                          unsigned flags)
+/* to_path: stream the output to `path` (which must then be non-NULL). */
+static rsv_status init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+                       unsigned flags, int to_path, const char *path)
 {
     if (!m) return RSV_ERR_INVALID_ARGUMENT;
     memset(m, 0, sizeof *m);
     m->failed_input = n;
-    if (!inputs || n < 2 || (flags & ~RSV_MERGE_DROP_TOMBSTONES))
+    if (!inputs || n < 2 || (flags & ~RSV_MERGE_DROP_TOMBSTONES) || (to_path && !path))
         return poison(m, RSV_ERR_INVALID_ARGUMENT, n, 0, 0);
     for (size_t i = 0; i < n; i++)
         if (!inputs[i]) return poison(m, RSV_ERR_INVALID_ARGUMENT, n, 0, 0);
@@ -61,8 +74,10 @@ rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size
         if (!ref) ref = inputs[i];
         else if (!same_code(ref, inputs[i])) return poison(m, RSV_ERR_MERGE_MISMATCH, i, 0, 0);
     }
-    rsv_status st = ref ? rsv_kv03_writer_init(&m->out, &inputs[0]->policy, ref->code, ref->dict_bits)
-                        : rsv_kv03_writer_init(&m->out, &inputs[0]->policy, NULL, 0);
+    const uint8_t *code = ref ? ref->code : NULL;
+    uint64_t code_bits = ref ? ref->dict_bits : 0;
+    rsv_status st = to_path ? rsv_kv03_writer_init_path(&m->out, &inputs[0]->policy, code, code_bits, path)
+                         : rsv_kv03_writer_init(&m->out, &inputs[0]->policy, code, code_bits);
     if (st) return poison(m, st, n, 0, 0);
     m->heads = calloc(n, sizeof *m->heads);
     if (!m->heads) return poison(m, RSV_ERR_NOMEM, n, 0, 0);
@@ -70,6 +85,18 @@ rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size
     m->flags = flags;
     for (size_t i = 0; i < n; i++) rsv_kv03_frames_init(&m->heads[i].fw, inputs[i]);
     return RSV_OK;
+}
+
+rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+                          unsigned flags)
+{
+    return init(m, inputs, n, flags, 0, NULL);
+}
+
+rsv_status rsv_merge_init_path(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+                               unsigned flags, const char *path)
+{
+    return init(m, inputs, n, flags, 1, path);
 }
 
 void rsv_merge_free(rsv_merge *m)
@@ -105,20 +132,15 @@ static rsv_status advance(rsv_merge *m, size_t i)
     uint64_t prev_logical = h->fw.cont_prev; /* c + |previous key| bits, c for i = 0 */
     rsv_status st = rsv__kv03_parse_frame(&h->fw, &h->fr);
     if (st) return poison_input(m, st, i);
-    if (h->fr.retained > prev_logical) return poison_input(m, RSV_ERR_MISSING_PREFIX, i);
+    if (h->fr.retained > prev_logical) return poison_parsed(m, RSV_ERR_MISSING_PREFIX, i);
     h->lcp = 0;
     if (!first) { /* previous key of this input = E; fr.local <= |E| by step 6 */
         uint64_t ebits = 8 * (uint64_t)m->key_len, d;
         rsv_view tail = rsv_view_make(m->key, h->fr.local, ebits - h->fr.local);
-        if (rsv_view_lcp(h->fr.literal, tail, &d) <= 0) return poison_input(m, RSV_ERR_UNSORTED, i);
+        if (rsv_view_lcp(h->fr.literal, tail, &d) <= 0) return poison_parsed(m, RSV_ERR_UNSORTED, i);
         h->lcp = h->fr.local + d;
     }
-    if (h->fw.i == f->N && (st = rsv__kv03_terminal(&h->fw))) {
-        h->fw.i--; /* report the last record */
-        st = poison_input(m, st, i);
-        h->fw.i++;
-        return st;
-    }
+    if (h->fw.i == f->N && (st = rsv__kv03_terminal(&h->fw))) return poison_parsed(m, st, i);
     h->live = 1;
     return RSV_OK;
 }
@@ -184,7 +206,7 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
     }
     /* E' = E[0, b) ‖ winner bits [b, kbits) */
     st = grow_key(m, kbits / 8 ? kbits / 8 : 1);
-    if (st) return poison(m, st, m->n, rsv_writer_bits(&m->out.data), m->out.N);
+    if (st) return poison(m, st, m->n, rsv__kv03_writer_bits(&m->out), m->out.N);
     rsv_bits_store(m->key, b, head_from(w, b));
     m->key_len = (size_t)(kbits / 8);
     uint64_t r = m->out.N == 0 ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
@@ -217,7 +239,7 @@ static rsv_status finish(rsv_merge *m, uint8_t **out, size_t *nbytes, int seal)
 {
     if (!m || !out || !nbytes) return RSV_ERR_INVALID_ARGUMENT;
     if (m->diag.status) return RSV_ERR_POISONED;
-    if (m->finished || !m->done) return RSV_ERR_STATE;
+    if (m->finished || !m->done || m->out.sink) return RSV_ERR_STATE;
     rsv_status st = seal ? rsv_kv03_writer_finish(&m->out, out, nbytes)
                          : rsv_kv03_writer_finish_unsealed(&m->out, out, nbytes);
     if (st) return poison(m, st, m->n, 0, m->out.N);
@@ -240,10 +262,33 @@ rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path)
     if (!m || !path) return RSV_ERR_INVALID_ARGUMENT;
     if (m->diag.status) return RSV_ERR_POISONED;
     if (m->finished || !m->done) return RSV_ERR_STATE;
+    if (m->out.sink && strcmp(path, m->out.sink->path) != 0) return RSV_ERR_INVALID_ARGUMENT;
     rsv_status st = rsv_kv03_writer_finish_path(&m->out, path);
     if (st) return poison(m, st, m->n, 0, m->out.N);
     m->finished = 1;
     return RSV_OK;
+}
+
+rsv_status rsv_merge_commit(rsv_merge *m)
+{
+    if (!m) return RSV_ERR_INVALID_ARGUMENT;
+    if (m->diag.status) return RSV_ERR_POISONED;
+    if (m->finished || !m->done || !m->out.sink) return RSV_ERR_STATE;
+    rsv_status st = rsv_kv03_writer_commit(&m->out);
+    if (st) return poison(m, st, m->n, 0, m->out.N);
+    m->finished = 1;
+    return RSV_OK;
+}
+
+rsv_status rsv_merge_files_path(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
+                                const char *path)
+{
+    rsv_merge m;
+    rsv_status st = rsv_merge_init_path(&m, inputs, n, flags, path);
+    if (!st) st = rsv_merge_run(&m);
+    if (!st) st = rsv_merge_commit(&m);
+    rsv_merge_free(&m); /* unlinks the temporary unless committed */
+    return st;
 }
 
 rsv_status rsv_merge_files(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,

@@ -83,6 +83,12 @@ typedef struct rsv_kv03_writer {
     int framed; /* fed by a merge (prev key bytes not kept): plain adds refused */
     int finished;
     rsv_kv03_diag diag;
+    /* Streaming file output (rsv_kv03_writer_init_path), else NULL. While it
+     * is set, `data` holds only the data-stream bits after the first
+     * `flushed_bits` (a multiple of 8), which are already in the file. */
+    struct rsv_kv03_sink *sink;
+    uint64_t flushed_bits;
+    uint64_t buffered_max; /* high-water mark of rsv_writer_nbytes(&data) */
 } rsv_kv03_writer;
 
 /* code = NULL selects the default C0 = `0` (code_bits ignored); otherwise C0
@@ -106,10 +112,66 @@ rsv_status rsv_kv03_writer_finish_unsealed(rsv_kv03_writer *w, uint8_t **out, si
 void rsv_kv03_seal(uint8_t *file, size_t nbytes);
 /* Finish to a file: written to a temporary name in the same directory,
  * fsync'd, renamed over `path`, then the directory is fsync'd. On failure no
- * file (temporary or final) is left behind and an existing `path` is kept. */
+ * file (temporary or final) is left behind and an existing `path` is kept.
+ * For an in-memory writer the whole file is built in memory first; for a path
+ * writer (rsv_kv03_writer_init_path) this is rsv_kv03_writer_commit. */
 rsv_status rsv_kv03_writer_finish_path(rsv_kv03_writer *w, const char *path);
 void rsv_kv03_writer_free(rsv_kv03_writer *w);
 static inline rsv_kv03_diag rsv_kv03_writer_diag(const rsv_kv03_writer *w) { return w->diag; }
+
+/* ---- streaming file output ----------------------------------------------
+ *
+ * rsv_kv03_writer_init_path = rsv_kv03_writer_init + a file sink: it creates
+ * `path.tmp.XXXXXX` (mkostemp, O_CLOEXEC, mode 0600) in path's directory and
+ * writes 288 zero bytes (header + directory, filled in at the end). Every add
+ * frames the record in memory as usual; once more than the flush bound
+ * (RSV_KV03_FLUSH_BYTES unless changed) of data-stream bytes are buffered, the
+ * whole bytes are appended to the temporary and only the trailing partial
+ * byte stays. Memory is therefore O(bound + largest record + N/W): one u64
+ * block offset per block (needed for the EF index at the end) remains.
+ *
+ * rsv_kv03_writer_commit writes the last data bytes, the gap, EF sections
+ * 1–4, dictionary, offsets and seeds, computes the body CRC by re-reading the
+ * body from the temporary in 64 KiB chunks, writes header and directory at
+ * offset 0 (pwrite), fsyncs, renames over `path` and fsyncs the directory.
+ * The file is byte-identical to rsv_kv03_writer_finish's output.
+ *
+ * Any failure — init I/O error (e.g. missing directory), write error
+ * (ENOSPC, EFBIG: RSV_ERR_IO), an add error such as RSV_ERR_UNSORTED, a
+ * commit error — poisons the writer and unlinks the temporary at once;
+ * rsv_kv03_writer_free without a commit unlinks it too. `path` is created or
+ * replaced only by the final rename, so it is never touched on failure
+ * (exception: the rename succeeded but the directory fsync failed — the new
+ * file is in place and RSV_ERR_IO is returned).
+ *
+ * A path writer has no in-memory result: rsv_kv03_writer_finish and
+ * _finish_unsealed return RSV_ERR_STATE (no poisoning); finish_path(w, p)
+ * commits when p equals the init path (strcmp) and returns
+ * RSV_ERR_INVALID_ARGUMENT otherwise. */
+#define RSV_KV03_FLUSH_BYTES 65536u
+
+rsv_status rsv_kv03_writer_init_path(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
+                                     const uint8_t *code, uint64_t code_bits, const char *path);
+/* Change a path writer's flush bound (bytes >= 1; smaller values only make
+ * the writer flush more often). RSV_ERR_STATE for an in-memory writer. */
+rsv_status rsv_kv03_writer_set_flush_bytes(rsv_kv03_writer *w, size_t bytes);
+/* Finish a path writer (see above). RSV_ERR_STATE for an in-memory writer. */
+rsv_status rsv_kv03_writer_commit(rsv_kv03_writer *w);
+
+/* Memory observation for tests and tools. "Buffered" = data-stream bytes
+ * held in memory (rsv_writer_nbytes of the in-memory part); the high-water
+ * mark is taken after each record, before flushing, so it is the true peak.
+ * For an in-memory writer everything stays buffered. */
+typedef struct rsv_kv03_writer_stats {
+    uint64_t data_bits;       /* data-stream bits so far (flushed + buffered) */
+    uint64_t flushed_bytes;   /* data-stream bytes already written to the file */
+    uint64_t buffered_bytes;  /* data-stream bytes in memory now */
+    uint64_t buffered_max;    /* high-water mark of buffered_bytes */
+    uint64_t buffer_capacity; /* bytes allocated for them (geometric growth) */
+    uint64_t offset_bytes;    /* block-offset table: 8 per block */
+    int streaming;            /* 1 while a file sink is attached */
+} rsv_kv03_writer_stats;
+void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out);
 
 /* One-shot batch encoder (§11.1) over an array of records. */
 rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, uint64_t code_bits,

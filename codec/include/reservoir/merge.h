@@ -7,8 +7,9 @@
  * RSV_MERGE_DROP_TOMBSTONES), written through the streaming KV03 writer, so
  * it is byte-identical to batch-encoding the merged list. Inputs are read
  * with §3.3 only (block offsets, framing, order, terminal); scan untrusted
- * inputs first. Memory: one cursor per input plus the writer (data stream and
- * one u64 per output block). Inputs are never modified.
+ * inputs first. Memory: one frame walker per input plus the writer (data
+ * stream and one u64 per output block; with rsv_merge_init_path only the
+ * unflushed tail of the data stream, see below). Inputs are never modified.
  *
  * A failure poisons the merge (RSV_ERR_POISONED afterwards; diag keeps the
  * first error, the failing input and its record/bit) and discards the output:
@@ -67,7 +68,10 @@ rsv_status rsv_merge_finish(rsv_merge *m, uint8_t **out, size_t *nbytes);
 /* The output without CRCs (rsv_kv03_writer_finish_unsealed; seal with
  * rsv_kv03_seal before persisting). */
 rsv_status rsv_merge_finish_unsealed(rsv_merge *m, uint8_t **out, size_t *nbytes);
-/* The output file via temporary + fsync + rename + directory fsync. */
+/* The output file via temporary + fsync + rename + directory fsync. For a
+ * merge from rsv_merge_init the whole output is built in memory first (not
+ * streaming); for one from rsv_merge_init_path it is rsv_merge_commit (path
+ * must equal the init path, else RSV_ERR_INVALID_ARGUMENT). */
 rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path);
 void rsv_merge_free(rsv_merge *m);
 static inline rsv_kv03_diag rsv_merge_diag(const rsv_merge *m) { return m->diag; }
@@ -75,6 +79,34 @@ static inline rsv_kv03_diag rsv_merge_diag(const rsv_merge *m) { return m->diag;
 /* One call: init, run, finish to memory, free. */
 rsv_status rsv_merge_files(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
                            uint8_t **out, size_t *nbytes);
+
+/* ---- streaming output to a file -------------------------------------------
+ *
+ * rsv_merge_init_path: like rsv_merge_init, but the output writer is a path
+ * writer (rsv_kv03_writer_init_path): output records stream into a temporary
+ * `path.tmp.XXXXXX` next to `path`, so memory is bounded by the flush bound
+ * plus the largest record plus one u64 per output block (plus the per-input
+ * heads and the last key) — never the whole output. Init failures include
+ * RSV_ERR_IO when the temporary cannot be created (e.g. missing directory);
+ * path = NULL is RSV_ERR_INVALID_ARGUMENT. rsv_merge_commit (after
+ * rsv_merge_run) publishes it: body CRC, header, fsync, rename over `path`,
+ * directory fsync. The file is byte-identical to rsv_merge_finish's bytes.
+ *
+ * Any failure (an input's walk error, an I/O error, a commit error) poisons
+ * the merge and unlinks the temporary immediately; rsv_merge_free without a
+ * commit unlinks it too. `path` is never created or modified on failure, and
+ * the inputs (read-only: open_path maps PROT_READ, MAP_PRIVATE from an
+ * O_RDONLY descriptor) are never written, so merging into the path of one of
+ * the inputs is safe: the mapping keeps the old file alive. rsv_merge_finish
+ * and _finish_unsealed return RSV_ERR_STATE for such a merge. */
+rsv_status rsv_merge_init_path(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+                               unsigned flags, const char *path);
+/* Publish a path merge's output. RSV_ERR_STATE before the merge is done, after
+ * a commit, or for an in-memory merge. */
+rsv_status rsv_merge_commit(rsv_merge *m);
+/* One call: init_path, run, commit, free. */
+rsv_status rsv_merge_files_path(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
+                                const char *path);
 
 #ifdef __cplusplus
 }
