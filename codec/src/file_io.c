@@ -68,6 +68,27 @@ int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at)
     return 0;
 }
 
+/* The mode an ordinary open(..., 0666) would give: mkostemp creates 0600.
+ * umask(2) cannot be read without changing it (process-wide state, racy in a
+ * library), so read it from /proc/self/status; fall back to 022. */
+static mode_t default_file_mode(void)
+{
+    unsigned um = 022;
+    FILE *f = fopen("/proc/self/status", "re");
+    if (f) {
+        char line[128];
+        while (fgets(line, sizeof line, f)) {
+            unsigned v;
+            if (sscanf(line, "Umask: %o", &v) == 1) {
+                um = v & 0777;
+                break;
+            }
+        }
+        fclose(f);
+    }
+    return (mode_t)(0666 & ~um);
+}
+
 int rsv__tmp_create(const char *path, char **tmp_out)
 {
     *tmp_out = NULL;
@@ -79,6 +100,14 @@ int rsv__tmp_create(const char *path, char **tmp_out)
     int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
         free(tmp);
+        return -1;
+    }
+    if (fchmod(fd, default_file_mode()) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        errno = saved;
         return -1;
     }
     *tmp_out = tmp;

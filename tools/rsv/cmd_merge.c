@@ -105,9 +105,11 @@ int cmd_merge(int argc, char **argv, const char *prog)
         }
     }
     rsv_merge m;
-    rsv_status st = rsv_merge_init(&m, inputs, n, flags);
+    /* Streaming: output records go to a temporary next to OUT as they are
+     * merged (bounded memory); OUT appears only on success. */
+    rsv_status st = rsv_merge_init_path(&m, inputs, n, flags, out);
     if (!st) st = rsv_merge_run(&m);
-    if (!st) st = rsv_merge_finish_path(&m, out);
+    if (!st) st = rsv_merge_commit(&m);
     if (st) {
         rsv_kv03_diag d = rsv_merge_diag(&m);
         size_t k = m.failed_input;

@@ -70,14 +70,14 @@ rsv_status cli_records_write(const cli_records *rs, const rsv_kv03_policy *polic
 {
     rsv_kv03_writer w;
     *failed = rs->n;
-    rsv_status st = rsv_kv03_writer_init(&w, policy, code, code_bits);
+    rsv_status st = rsv_kv03_writer_init_path(&w, policy, code, code_bits, path);
     for (size_t i = start; !st && i < rs->n; i += step) {
         const cli_rec *r = &rs->v[i];
         rsv_value v = r->tombstone ? rsv_value_tombstone() : rsv_value_present(r->val, r->vlen);
         st = rsv_kv03_writer_add(&w, r->key, r->klen, v);
         if (st) *failed = i;
     }
-    if (!st) st = rsv_kv03_writer_finish_path(&w, path);
-    rsv_kv03_writer_free(&w);
+    if (!st) st = rsv_kv03_writer_commit(&w);
+    rsv_kv03_writer_free(&w); /* removes the temporary after a failure */
     return st;
 }
