@@ -1,0 +1,304 @@
+/* kv03_parse check: arbitrary bytes as a KV03 file, codec against oracle.
+ *
+ * The file is copied so that it ends flush against a PROT_NONE page
+ * (guard_arena.h): any load past its last byte faults. Under ASan, open runs
+ * with every byte outside the 96-byte header and the 192-byte directory
+ * poisoned (§9.1: open MUST NOT touch any other body byte), and the walks
+ * with every byte outside sections 0..4 poisoned (docs/kv03.md: frames,
+ * cursor and records read the data stream and the EF sections only).
+ *
+ * What must agree (positions: oracle_kv03.h file comment, docs/kv03.md):
+ *  - open (§9.1): status and every decoded header/directory field; the same
+ *    file opened with an expected policy that differs (W + 1): status;
+ *  - walks (§3.3; oracle WALK mode): records 0..j-1 (key bytes, three-state
+ *    value), first error status, its data-stream bit and record index, for
+ *    the records level (cursor_record) and the cursor level (cursor_next,
+ *    value kind/length only); both are poisoned afterwards (RSV_ERR_POISONED).
+ *    Documented difference: for RSV_ERR_TERMINAL_MISMATCH the oracle reports
+ *    record = N, the codec the index of the last record, N - 1 (docs/kv03.md
+ *    reading 3), and returns the error instead of that record;
+ *  - frames (§3.3 steps 1-5 + terminal): the same as the cursor, except that
+ *    steps 6-7 (MISSING_PREFIX, UNSORTED) are not frame checks: at such a
+ *    record j the frame walker must deliver frames 0..j (frame j may fail
+ *    only with TERMINAL_MISMATCH when j = N - 1) and is unconstrained after;
+ *    each frame's key bits, literal (= key bits [local, 8|K|)) and value bytes
+ *    must match the oracle's record;
+ *  - scan (§9.2; oracle SCAN mode): status, and record/bit for step-3 errors;
+ *  - after a clean scan: the codec and oracle batch encoders give identical
+ *    bytes for the decoded records, policy and C0 (not necessarily the input:
+ *    readers accept retained lengths shorter than the exact lcp, §2.2). */
+#include "kv03_parse_check.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guard_arena.h"
+#include "kv03_fuzz.h"
+#include "reservoir/kv03.h"
+#include "reservoir/oracle_kv03.h"
+#include "reservoir/status.h"
+
+#define OPEN_BYTES (RSV_KV03_HEADER_BYTES + RSV_KV03_DIRECTORY_BYTES)
+
+typedef struct pctx {
+    const char *t;
+    const uint8_t *file;
+    size_t size;
+    rsv_kv03_file f;
+    rsv_oracle_kv03_result walk; /* oracle WALK result */
+    uint8_t *vbuf;               /* frame value copies */
+} pctx;
+
+static const char *sn(rsv_status s) { return rsv_status_name((int)s); }
+
+static _Noreturn void fail(const pctx *c, const char *what, rsv_status cs, rsv_status os)
+{
+    rsv_kvf_dump("file", c->file, c->size);
+    rsv_kvf_fail(c->t, "%s: codec %s, oracle %s", what, sn(cs), sn(os));
+}
+
+/* The walk-error position both define: the oracle's (record, bitpos) vs the
+ * codec's diag, with the documented TERMINAL_MISMATCH record mapping. */
+static void check_pos(const pctx *c, const char *level, rsv_kv03_diag d, uint64_t orec, uint64_t obit)
+{
+    uint64_t want_rec = d.status == RSV_ERR_TERMINAL_MISMATCH && orec > 0 ? orec - 1 : orec;
+    if (d.record != want_rec || d.bit != obit) {
+        rsv_kvf_dump("file", c->file, c->size);
+        rsv_kvf_fail(c->t,
+                     "%s: error %s position: codec record %" PRIu64 " bit %" PRIu64 ", oracle record %" PRIu64
+                     " bit %" PRIu64,
+                     level, sn(d.status), d.record, d.bit, orec, obit);
+    }
+}
+
+static void check_open_fields(const pctx *c, const rsv_oracle_kv03_result *o)
+{
+    const rsv_kv03_file *f = &c->f;
+    const char *bad = NULL;
+    if ((uint64_t)f->policy.code != o->policy.bs_kind || f->policy.param != o->policy.bs_param)
+        bad = "backspace code";
+    else if (f->policy.W != o->policy.W || f->policy.K != o->policy.K) bad = "W/K";
+    else if (f->N != o->n_records) bad = "N";
+    else if (!f->cw_present != !o->cw_present || f->cw != o->cw) bad = "cw";
+    else if (f->extent != o->data_extent || f->terminal != o->terminal) bad = "extent/terminal";
+    else if (f->U != o->ef_universe || f->L != o->ef_low_width) bad = "EF U/L";
+    else if (f->seed_bits != o->seed_bits || f->m != o->m || f->dict_bits != o->c0_bits) bad = "seeds/m/dictionary";
+    if (bad) fail(c, bad, RSV_OK, RSV_OK);
+}
+
+/* Open (§9.1) with only the header and the directory readable. */
+static rsv_status check_open(pctx *c, const rsv_oracle_kv03_policy *oexp, const rsv_kv03_policy *cexp)
+{
+    size_t vis = c->size < OPEN_BYTES ? c->size : OPEN_BYTES;
+    rsv_oracle_kv03_result o;
+    rsv_fuzz_arena_poison_outside(c->file, c->file + vis);
+    rsv_oracle_kv03_decode(c->file, c->size, oexp, RSV_ORACLE_KV03_OPEN, &o);
+    rsv_kv03_file f;
+    memset(&f, 0, sizeof f);
+    rsv_status st = rsv_kv03_open(c->file, c->size, cexp, &f);
+    rsv_fuzz_arena_unpoison();
+    if (st != o.status) fail(c, cexp ? "open with expected policy: status" : "open: status", st, o.status);
+    if (!cexp) {
+        c->f = f;
+        if (st == RSV_OK) check_open_fields(c, &o);
+    }
+    rsv_oracle_kv03_result_free(&o);
+    return st;
+}
+
+/* Records level (full = 1, cursor_record) or cursor level (cursor_next). */
+static void walk_cursor(pctx *c, int full)
+{
+    const char *level = full ? "records walk" : "cursor walk";
+    const rsv_oracle_kv03_result *o = &c->walk;
+    rsv_kv03_cursor cur;
+    rsv_kv03_entry e;
+    int more = 1;
+    uint64_t i = 0;
+    rsv_status st = rsv_kv03_cursor_init(&cur, &c->f);
+    if (st) fail(c, "cursor_init", st, RSV_OK);
+    for (;;) {
+        st = full ? rsv_kv03_cursor_record(&cur, &e, &more) : rsv_kv03_cursor_next(&cur, &e, &more);
+        if (st || !more) break;
+        if (i >= o->records.count) fail(c, "walk: codec returned a record the oracle rejected", st, o->status);
+        if (e.index != i) fail(c, "walk: entry index", st, o->status);
+        const rsv_oracle_record *w = &o->records.items[i];
+        const char *d;
+        if (full) {
+            d = rsv_kvf_record_diff(e.key, e.key_len, e.value.kind, e.value.data, e.value.len, w);
+        } else {
+            /* values skipped: kind and length only (value.len set, data unset) */
+            rsv_oracle_record kl = *w; /* key and state here, the length below */
+            kl.value_len = 0;
+            d = rsv_kvf_record_diff(e.key, e.key_len, e.value_span.kind, NULL, 0, &kl);
+            if (!d && e.value_span.kind == RSV_VALUE_PRESENT && e.value_span.len != w->value_len)
+                d = "value length";
+        }
+        if (d) {
+            fprintf(stderr, "  %s, record %" PRIu64 "\n", level, i);
+            fail(c, d, st, o->status);
+        }
+        i++;
+    }
+    if (st != o->status) {
+        fprintf(stderr, "  %s after %" PRIu64 " records\n", level, i);
+        fail(c, "walk: first error", st, o->status);
+    }
+    if (st == RSV_OK) {
+        if (i != o->records.count) fail(c, "walk: record count", st, o->status);
+    } else {
+        check_pos(c, level, rsv_kv03_cursor_diag(&cur), o->record, o->bitpos);
+        uint64_t want = o->records.count - (st == RSV_ERR_TERMINAL_MISMATCH ? 1u : 0u);
+        if (i != want) fail(c, "walk: records before the error", st, o->status);
+        rsv_status again = full ? rsv_kv03_cursor_record(&cur, &e, &more) : rsv_kv03_cursor_next(&cur, &e, &more);
+        if (again != RSV_ERR_POISONED) fail(c, "cursor after its first error (want POISONED)", again, o->status);
+    }
+    rsv_kv03_cursor_free(&cur);
+}
+
+static void check_frame(pctx *c, const rsv_kv03_frame *fr, uint64_t i)
+{
+    const rsv_oracle_record *w = &c->walk.records.items[i];
+    const char *bad = NULL;
+    if (fr->index != i) bad = "frame index";
+    else if (fr->key_bits != 8 * (uint64_t)w->key_len) bad = "frame key bits";
+    else if (fr->local > fr->key_bits || fr->literal.len != fr->key_bits - fr->local) bad = "frame literal length";
+    else if (fr->retained != fr->local + c->f.dict_bits) bad = "frame R != local + c";
+    else if (fr->literal.len && !rsv_view_bit_equal(fr->literal, rsv_view_make(w->key, fr->local, fr->literal.len)))
+        bad = "frame literal bits";
+    else if ((fr->value.kind == RSV_VALUE_PRESENT) != (w->state == RSV_ORACLE_PRESENT)) bad = "frame value state";
+    else if (fr->value.kind == RSV_VALUE_PRESENT) {
+        if (fr->value.len != w->value_len) bad = "frame value length";
+        else if (w->value_len) {
+            uint8_t *nb = realloc(c->vbuf, w->value_len);
+            if (!nb) abort();
+            c->vbuf = nb;
+            rsv_value_span_copy(&fr->value, c->vbuf);
+            if (memcmp(c->vbuf, w->value, w->value_len) != 0) bad = "frame value bytes";
+        }
+    }
+    if (bad) {
+        fprintf(stderr, "  frames walk, record %" PRIu64 "\n", i);
+        fail(c, bad, RSV_OK, c->walk.status);
+    }
+}
+
+static void walk_frames(pctx *c)
+{
+    const rsv_oracle_kv03_result *o = &c->walk;
+    int key_rule = o->status == RSV_ERR_MISSING_PREFIX || o->status == RSV_ERR_UNSORTED;
+    uint64_t limit = key_rule ? o->record + 1 : UINT64_MAX; /* frames the oracle constrains */
+    rsv_kv03_frames fw;
+    rsv_kv03_frame fr;
+    int more = 1;
+    uint64_t i = 0;
+    rsv_status st = rsv_kv03_frames_init(&fw, &c->f);
+    if (st) fail(c, "frames_init", st, RSV_OK);
+    for (;;) {
+        st = rsv_kv03_frames_next(&fw, &fr, &more);
+        if (st || !more) break;
+        if (i < o->records.count) check_frame(c, &fr, i);
+        else if (i >= limit) break; /* past a key-rule record: unconstrained */
+        else if (!key_rule) fail(c, "frames: codec returned a frame the oracle rejected", st, o->status);
+        i++;
+        if (key_rule && i >= limit) break;
+    }
+    if (key_rule) {
+        /* frames 0..j delivered, or frame j = N-1 failed its terminal check */
+        if (i < limit && !(st == RSV_ERR_TERMINAL_MISMATCH && i == o->record && o->record + 1 == c->f.N))
+            fail(c, "frames: stopped before the record the cursor rejects by key order", st, o->status);
+    } else {
+        if (st != o->status) fail(c, "frames: first error", st, o->status);
+        if (st) {
+            check_pos(c, "frames walk", rsv_kv03_frames_diag(&fw), o->record, o->bitpos);
+            rsv_status again = rsv_kv03_frames_next(&fw, &fr, &more);
+            if (again != RSV_ERR_POISONED) fail(c, "frames after the first error (want POISONED)", again, o->status);
+        } else if (i != o->records.count) {
+            fail(c, "frames: count", st, o->status);
+        }
+    }
+}
+
+static void walks(pctx *c)
+{
+    const rsv_kv03_file *f = &c->f;
+    rsv_oracle_kv03_decode(c->file, c->size, NULL, RSV_ORACLE_KV03_WALK, &c->walk);
+    if (c->walk.status != RSV_OK && c->walk.phase != RSV_ORACLE_PHASE_SCAN)
+        fail(c, "oracle WALK failed outside the walk after a codec open", RSV_OK, c->walk.status);
+    /* Walks may read sections 0..4 only (data stream, EF). */
+    const uint8_t *lo = f->body + f->sec_off[0], *hi = f->body + f->sec_off[4] + f->sec_len[4];
+    rsv_fuzz_arena_poison_outside(lo, hi);
+    walk_cursor(c, 1);
+    walk_cursor(c, 0);
+    walk_frames(c);
+    rsv_fuzz_arena_unpoison();
+}
+
+/* The decoded records re-encoded by both batch encoders: identical bytes. */
+static void reencode(pctx *c, const rsv_oracle_kv03_result *s)
+{
+    rsv_kvf_recs r;
+    rsv_kvf_policy pol;
+    static const uint8_t none[1];
+    const uint8_t *code = s->c0 ? s->c0 : none; /* never NULL: NULL means `0` to the codec */
+    rsv_kvf_recs_from_oracle(&s->records, &r);
+    rsv_kvf_policy_from_oracle(&s->policy, &pol);
+    uint8_t *ob = NULL, *cb = NULL;
+    size_t on = 0, cn = 0;
+    rsv_status ost = rsv_oracle_kv03_encode(r.oracle, r.n, &pol.oracle, code, s->c0_bits, &ob, &on, NULL);
+    rsv_status cst = rsv_kv03_encode(&pol.codec, code, s->c0_bits, r.codec, r.n, &cb, &cn);
+    if (ost != cst) fail(c, "re-encode status", cst, ost);
+    if (cst == RSV_OK && (on != cn || memcmp(ob, cb, cn) != 0)) {
+        rsv_kvf_dump("codec re-encode", cb, cn);
+        rsv_kvf_dump("oracle re-encode", ob, on);
+        fail(c, "re-encode bytes differ", cst, ost);
+    }
+    free(ob);
+    free(cb);
+    rsv_kvf_recs_free(&r);
+}
+
+void rsv_kvf_parse_check(const char *target, const uint8_t *data, size_t size)
+{
+    pctx c;
+    memset(&c, 0, sizeof c);
+    c.t = target;
+    if (size > RSV_FUZZ_ARENA_MAX) size = RSV_FUZZ_ARENA_MAX; /* never with the configured max_len */
+    c.file = rsv_fuzz_arena_place(data, size);
+    c.size = size;
+
+    rsv_status ost = check_open(&c, NULL, NULL);
+    if (ost == RSV_OK) {
+        /* §9.1 check 11: an expected policy that differs in W */
+        rsv_kvf_policy e;
+        rsv_oracle_kv03_policy op = {(uint64_t)c.f.policy.code, c.f.policy.param, c.f.policy.W + 1, c.f.policy.K};
+        rsv_kvf_policy_from_oracle(&op, &e);
+        check_open(&c, &e.oracle, &e.codec);
+        rsv_kvf_policy_from_oracle(&(rsv_oracle_kv03_policy){op.bs_kind, op.bs_param, c.f.policy.W, op.K}, &e);
+        check_open(&c, &e.oracle, &e.codec);
+        walks(&c);
+    }
+
+    rsv_oracle_kv03_result s;
+    rsv_oracle_kv03_decode(c.file, c.size, NULL, RSV_ORACLE_KV03_SCAN, &s);
+    if (ost != RSV_OK) {
+        if (s.status != ost) fail(&c, "oracle SCAN vs OPEN status on a file that does not open", ost, s.status);
+    } else {
+        rsv_kv03_diag d;
+        memset(&d, 0, sizeof d);
+        rsv_status st = rsv_kv03_scan(&c.f, &d);
+        if (st != s.status) fail(&c, "scan status", st, s.status);
+        if (st && s.phase == RSV_ORACLE_PHASE_SCAN && s.step == 3) {
+            d.status = st;
+            check_pos(&c, "scan", d, s.record, s.bitpos);
+        }
+        if (st == RSV_OK) reencode(&c, &s);
+        rsv_kv03_close(&c.f);
+    }
+    rsv_oracle_kv03_result_free(&s);
+    rsv_oracle_kv03_result_free(&c.walk);
+    free(c.vbuf);
+    rsv_fuzz_arena_unpoison();
+}

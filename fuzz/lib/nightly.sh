@@ -1,0 +1,135 @@
+# fuzz/lib/nightly.sh — sourced by fuzz/fuzz: the nightly job.
+# shellcheck shell=bash
+#
+#   fuzz/fuzz nightly --budget MINUTES [--update-corpus] [--no-afl]
+#
+# The budget is fuzzing time, split over the targets: 70 % libFuzzer (ASan+UBSan,
+# -fork over all cores), 30 % AFL++ (ASan+UBSan + CmpLog, one -M and N-1 -S).
+# Builds, merges, replays and the coverage report come on top (a few minutes).
+# Then: minimize every corpus into build/nightly/minimized/<target>/ (the
+# checked-in corpus is rewritten only with --update-corpus), replay checked-in
+# + minimized corpora under MSan and under UBSan (replay engine), run the
+# bounded-exhaustive differential driver at --max-len 20 when a build of
+# rsv_diffcheck exists, write the coverage report (build/coverage/) and
+# build/nightly/summary.md + summary.json. Exit 1 on any finding.
+
+cmd_nightly() {
+    local budget="" update=0 afl=1
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+            --budget) [[ $# -ge 2 ]] || die "--budget needs a value"; budget=$2; shift 2 ;;
+            --budget=*) budget=${1#--budget=}; shift ;;
+            --update-corpus) update=1; shift ;;
+            --no-afl) afl=0; shift ;;
+            *) die "nightly: unexpected argument '$1'" ;;
+        esac
+    done
+    [[ $budget =~ ^[1-9][0-9]*$ ]] || die "nightly needs --budget MINUTES (a positive integer)"
+    command -v afl-fuzz >/dev/null && command -v "$AFL_CC" >/dev/null || { afl=0; note "AFL++ not installed: skipping its pass"; }
+    # shellcheck disable=SC2207
+    local tgts=($(targets)) t n cores lf_secs afl_secs
+    n=${#tgts[@]} cores=$(nproc 2>/dev/null || echo 2)
+    lf_secs=$(( budget * 60 * (afl ? 7 : 10) / 10 / n )); (( lf_secs >= 10 )) || lf_secs=10
+    afl_secs=$(( budget * 60 * 3 / 10 / n )); (( afl_secs >= 10 )) || afl_secs=10
+    local out="$BUILD_ROOT/nightly" start; start=$(date +%s)
+    rm -rf "$out"; mkdir -p "$out/minimized"
+    local rec="$out/records.tsv" rc=0
+    : >"$rec"
+    echo "nightly: ${n} targets, budget ${budget} min: libFuzzer ${lf_secs} s/target (-fork=$cores)$( ((afl)) && echo ", AFL++ ${afl_secs} s/target ($cores instances)")"
+    # record KIND FIELDS...: one tab-separated line for fuzz/lib/nightly_summary.py.
+    record() { local IFS=$'\t'; echo "$*" >>"$rec"; }
+
+    # 1. libFuzzer, ASan+UBSan, every core.
+    configure_and_build libfuzzer asan-ubsan
+    local lf_dir=$BIN_DIR
+    for t in "${tgts[@]}"; do
+        record corpus_before "$t" "$(count_files "$ROOT/corpus/$t")"
+        fuzz_target "$t" "$lf_secs" "$cores" "$lf_dir/$t" asan-ubsan || rc=1
+        record fuzz "$t" libfuzzer "$LAST_STATUS" "$LAST_EXECS" "$LAST_EPS" "$LAST_COV" "$LAST_FT" \
+            "$LAST_CRASHES" "$LAST_TIMEOUTS" "$LAST_OOMS" "$LAST_LEAKS" "$lf_secs" "${LAST_ARTIFACTS[*]}"
+    done
+
+    # 2. AFL++ (its seeds include what libFuzzer just found).
+    if (( afl )); then
+        configure_and_build afl cmplog
+        local cmplog_dir=$BIN_DIR
+        configure_and_build afl asan-ubsan
+        for t in "${tgts[@]}"; do
+            afl_run "$t" "$afl_secs" "$cores" "$BIN_DIR/$t" "$cmplog_dir/$t" asan-ubsan || rc=1
+            record fuzz "$t" afl "$LAST_STATUS" "$LAST_EXECS" "$LAST_EPS" "$LAST_COV" "-" \
+                "$LAST_CRASHES" "$LAST_TIMEOUTS" "$LAST_OOMS" "$LAST_LEAKS" "$afl_secs" "${LAST_ARTIFACTS[*]}"
+        done
+    fi
+
+    # 5 (in the background while minimizing, replaying and measuring coverage):
+    # the bounded-exhaustive differential driver at a larger size, from an
+    # existing build (preferably the ASan+UBSan one); capped at the budget or
+    # 10 minutes, whichever is longer (a cap is "incomplete", not a finding).
+    local diff="" dpid="" dstart dcap=$(( budget * 60 > 600 ? budget * 60 : 600 ))
+    for diff in "$BUILD_ROOT/asan-ubsan/tests/rsv_diffcheck" "$BUILD_ROOT/msan/tests/rsv_diffcheck" \
+        $(find "$BUILD_ROOT" -maxdepth 3 -path '*/tests/rsv_diffcheck' -type f 2>/dev/null | sort) ""; do
+        [[ -x $diff ]] && break
+    done
+    if [[ -n $diff ]]; then
+        echo "+ timeout $dcap $diff --max-len 20 (background)"
+        dstart=$(date +%s)
+        # shellcheck disable=SC2046
+        env $(sanitizer_env) timeout "$dcap" "$diff" --max-len 20 >"$out/diffcheck.log" 2>&1 &
+        dpid=$!
+    fi
+
+    # 3. Minimize: checked-in (without regressions/) + libFuzzer scratch + AFL++ queues.
+    for t in "${tgts[@]}"; do
+        local stage="$WORK_ROOT/$t/minimize"
+        rm -rf "$stage"
+        stage_checked_in "$t" "$stage/checked-in"
+        stage_afl_queue "$t" "$stage/afl"
+        merge_corpus "$lf_dir/$t" "$t" "$out/minimized/$t" "$stage/checked-in" "$WORK_ROOT/$t/corpus" "$stage/afl"
+        record corpus_after "$t" "$(count_files "$out/minimized/$t")"
+        if (( update )); then
+            replace_corpus "$t" "$out/minimized/$t"
+            echo "nightly: corpus/$t/ updated ($(count_files "$out/minimized/$t") files)"
+        fi
+    done
+
+    # 4. Replays: MSan and UBSan builds over checked-in + minimized corpora.
+    local label
+    for label in msan ubsan; do
+        configure_and_build replay "$label"
+        for t in "${tgts[@]}"; do
+            local cmd=("$BIN_DIR/$t" "$ROOT/corpus/$t" "$out/minimized/$t") status=ok
+            echo "+ ${cmd[*]}"
+            # shellcheck disable=SC2046
+            env $(sanitizer_env) "${cmd[@]}" >"$out/replay-$label-$t.log" 2>&1 || { status=FAIL; rc=1; }
+            [[ $status == ok ]] || { note "$t: $label replay failed (log $out/replay-$label-$t.log)"; tail -5 "$out/replay-$label-$t.log" >&2; }
+            record replay "$t" "$label" "$status" "$(sed -n 's/^replay: \([0-9]*\) input.*/\1/p' "$out/replay-$label-$t.log")" \
+                "${out#"$ROOT"/}/replay-$label-$t.log"
+        done
+    done
+
+    if [[ -n $dpid ]]; then
+        local drc=0 dstatus=ok
+        wait "$dpid" || drc=$?
+        if (( drc == 124 )); then dstatus="incomplete (${dcap} s cap)"
+        elif (( drc != 0 )); then dstatus=FAIL; rc=1; fi
+        record diffcheck "$dstatus" "$(( $(date +%s) - dstart ))" "$diff --max-len 20" "${out#"$ROOT"/}/diffcheck.log"
+        echo "nightly: rsv_diffcheck --max-len 20: $dstatus ($(( $(date +%s) - dstart )) s)"
+    else
+        record diffcheck skipped 0 "rsv_diffcheck --max-len 20 (no build/*/tests/rsv_diffcheck)" ""
+    fi
+
+    # 6. Coverage of checked-in + minimized corpora.
+    cmd_coverage --extra-corpus "$out/minimized" "${tgts[@]}" | tee "$out/coverage.log" || rc=1
+    for t in "${tgts[@]}"; do
+        record coverage "$t" "$(awk '$1 == "TOTAL" { print $8 - $9 "\t" $8 "\t" $10 "\t" $2 - $3 "\t" $2 "\t" $4 }' "$BUILD_ROOT/coverage/$t.txt")"
+    done
+    record coverage_all "$(awk '$1 == "TOTAL" { print $8 - $9 "\t" $8 "\t" $10 "\t" $2 - $3 "\t" $2 "\t" $4 }' "$BUILD_ROOT/coverage/report.txt")"
+    record meta "$budget" "$(( $(date +%s) - start ))" "$cores" "$update" "${BUILD_ROOT#"$ROOT"/}/coverage/index.html"
+
+    python3 "$ROOT/fuzz/lib/nightly_summary.py" "$rec" "$out/summary.md" "$out/summary.json" || rc=1
+    print_summary
+    echo
+    sed -n '1,/^## Findings/p' "$out/summary.md" | sed '$d'
+    echo "nightly: ${out#"$ROOT"/}/summary.md, summary.json; $(( $(date +%s) - start )) s; $( ((rc)) && echo "FINDINGS (exit 1)" || echo "no finding")"
+    return $rc
+}

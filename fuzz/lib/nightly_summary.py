@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Render build/nightly/records.tsv (written by fuzz/lib/nightly.sh) as
+summary.md and summary.json. Exit 1 when the records contain a finding, so
+the nightly fails even if a step forgot to say so.
+
+usage: nightly_summary.py RECORDS.tsv SUMMARY.md SUMMARY.json
+"""
+import json
+import sys
+
+
+def num(s):
+    try:
+        return int(s)
+    except (TypeError, ValueError):
+        try:
+            return float(s)
+        except (TypeError, ValueError):
+            return None
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.stderr.write(__doc__)
+        return 2
+    targets, diffcheck, meta, cov_all = {}, {}, {}, {}
+
+    def tgt(name):
+        return targets.setdefault(name, {"target": name, "engines": {}, "replays": {}})
+
+    with open(argv[1], encoding="utf-8") as f:
+        for line in f:
+            r = line.rstrip("\n").split("\t")
+            kind = r[0]
+            if kind == "corpus_before":
+                tgt(r[1])["corpus_before"] = num(r[2])
+            elif kind == "corpus_after":
+                tgt(r[1])["corpus_after"] = num(r[2])
+            elif kind == "fuzz":
+                arts = [a for a in (r[13].split(" ") if len(r) > 13 else []) if a]
+                tgt(r[1])["engines"][r[2]] = {
+                    "status": r[3], "executions": num(r[4]), "exec_per_sec": num(r[5]),
+                    "edges": num(r[6]), "features": num(r[7]), "crashes": num(r[8]),
+                    "timeouts": num(r[9]), "ooms": num(r[10]), "leaks": num(r[11]),
+                    "seconds": num(r[12]),
+                    "artifacts": [{"file": a, "reproduce": "fuzz/fuzz reproduce " + a,
+                                   "meta": read_meta(a)} for a in arts],
+                }
+            elif kind == "replay":
+                tgt(r[1])["replays"][r[2]] = {"status": r[3], "inputs": num(r[4]), "log": r[5]}
+            elif kind == "coverage":
+                if len(r) >= 8:
+                    tgt(r[1])["coverage"] = cov(r[2:8])
+            elif kind == "coverage_all":
+                if len(r) >= 7:
+                    cov_all = cov(r[1:7])
+            elif kind == "diffcheck":
+                diffcheck = {"status": r[1], "seconds": num(r[2]), "command": r[3], "log": r[4]}
+            elif kind == "meta":
+                meta = {"budget_minutes": num(r[1]), "wall_seconds": num(r[2]), "cores": num(r[3]),
+                        "corpus_updated": r[4] == "1", "coverage_report": r[5]}
+
+    findings = []
+    for t in targets.values():
+        for eng, e in t["engines"].items():
+            if e["status"] != "ok":
+                findings.append(f"{t['target']}: {eng} {e['status']}")
+            for a in e["artifacts"]:
+                findings.append(f"{t['target']}: {a['file']} — {a['meta'].get('what', '?')} "
+                                f"in {a['meta'].get('top_frame', '?')} (stack {a['meta'].get('stack_hash', '?')}); "
+                                f"`{a['reproduce']}`")
+        for san, rp in t["replays"].items():
+            if rp["status"] != "ok":
+                findings.append(f"{t['target']}: {san} replay failed ({rp['log']})")
+    if diffcheck.get("status") == "FAIL":
+        findings.append(f"rsv_diffcheck --max-len 20 failed ({diffcheck['log']})")
+
+    doc = {"meta": meta, "targets": list(targets.values()), "diffcheck": diffcheck,
+           "coverage_total": cov_all, "findings": findings}
+    with open(argv[3], "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    with open(argv[2], "w", encoding="utf-8") as f:
+        f.write(render_md(doc))
+    return 1 if findings else 0
+
+
+def cov(v):
+    return {"lines_covered": num(v[0]), "lines": num(v[1]), "lines_percent": v[2],
+            "regions_covered": num(v[3]), "regions": num(v[4]), "regions_percent": v[5]}
+
+
+def read_meta(path):
+    m = {}
+    try:
+        with open(path + ".meta", encoding="utf-8") as f:
+            for line in f:
+                k, _, v = line.rstrip("\n").partition("=")
+                m[k] = v
+    except OSError:
+        pass
+    return m
+
+
+def render_md(doc):
+    m = doc["meta"]
+    out = ["# reservoir nightly fuzzing summary", ""]
+    out.append(f"Budget {m.get('budget_minutes')} min of fuzzing, wall time {m.get('wall_seconds')} s, "
+               f"{m.get('cores')} cores; checked-in corpus {'updated' if m.get('corpus_updated') else 'not rewritten'}. "
+               f"Result: **{'FINDINGS' if doc['findings'] else 'no finding'}**.")
+    out += ["", "| target | engine | status | executions | exec/s | edges (cov) | ft | crashes | timeouts | OOMs |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for t in doc["targets"]:
+        for eng, e in t["engines"].items():
+            out.append(f"| {t['target']} | {eng} | {e['status']} | {e['executions']} | {e['exec_per_sec']} | "
+                       f"{e['edges']} | {e['features'] if e['features'] is not None else '-'} | {e['crashes']} | "
+                       f"{e['timeouts']} | {e['ooms']} |")
+    out += ["", "| target | corpus before | corpus after (minimized) | lines covered | regions covered | MSan replay | UBSan replay |",
+            "|---|---:|---:|---:|---:|---|---|"]
+    for t in doc["targets"]:
+        c = t.get("coverage", {})
+        rp = t["replays"]
+        out.append(f"| {t['target']} | {t.get('corpus_before')} | {t.get('corpus_after')} | "
+                   f"{c.get('lines_covered')}/{c.get('lines')} ({c.get('lines_percent')}) | "
+                   f"{c.get('regions_covered')}/{c.get('regions')} ({c.get('regions_percent')}) | "
+                   f"{rp.get('msan', {}).get('status', '-')} | {rp.get('ubsan', {}).get('status', '-')} |")
+    c = doc["coverage_total"]
+    out += ["", f"All targets together: lines {c.get('lines_covered')}/{c.get('lines')} ({c.get('lines_percent')}), "
+            f"regions {c.get('regions_covered')}/{c.get('regions')} ({c.get('regions_percent')}); "
+            f"HTML report `{m.get('coverage_report')}`."]
+    d = doc["diffcheck"]
+    out += ["", f"Bounded-exhaustive differential driver (`{d.get('command')}`): {d.get('status')}"
+            f"{' in ' + str(d.get('seconds')) + ' s' if d.get('status') != 'skipped' else ''}.", ""]
+    out += ["## Findings", ""]
+    out += [f"- {x}" for x in doc["findings"]] or ["None."]
+    out.append("")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

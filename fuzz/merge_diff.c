@@ -1,0 +1,205 @@
+/* Fuzz target merge_diff: 2-4 KV03 files built from one key pool, merged by
+ * the codec (rsv_merge_*) and by the oracle (rsv_oracle_kv03_merge): same
+ * status and byte-identical output (§11.2: the output equals the batch
+ * encoding of the merged list).
+ *
+ * Input (consumption order from the end, common/kv03_fuzz.h for the pieces):
+ *   u8 flags: bits 0-1 -> 2 + (x % 3) inputs; bit 2 -> drop tombstones;
+ *             bits 3-5 -> mode: 0-4 plain, 5 one input gets another policy,
+ *             6 one input gets another selector code, 7 one input gets a
+ *             flipped data-stream bit (a §3.3 walk error or other records)
+ *   policy, code, a record list (the key pool)
+ *   per input: u64 mask (pool key i is in the input iff bit i % 64), u8 vsel
+ *             (value of key i in input j: tombstone if bit (i + j) % 8 of vsel,
+ *             else present with (i + j) % 3 bytes {j, i, 0x5a}: the three
+ *             states, different in every input so newest-wins is visible)
+ *   mode 5-7: u8 victim input, u8/u16 details (see below).
+ * Failures: status; for input errors the failing input and, for §3.3 walk
+ * errors, the record index and data-stream bit (oracle_kv03.h conventions;
+ * TERMINAL_MISMATCH: codec record = N - 1, oracle N, see kv03_parse_check.c).
+ * Only one input is ever corrupted: the codec walks its inputs interleaved
+ * and the oracle one after the other, so with two bad inputs the first error
+ * found may legitimately differ. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data_producer.h"
+#include "kv03_fuzz.h"
+#include "reservoir/kv03.h"
+#include "reservoir/merge.h"
+#include "reservoir/oracle_kv03.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define T "merge_diff"
+#define MAX_INPUTS 4
+
+static const char *sn(rsv_status s) { return rsv_status_name((int)s); }
+
+/* Input j's records: the pool keys its mask selects, values per j. */
+static void build_input(const rsv_kvf_recs *pool, uint64_t mask, uint8_t vsel, size_t j,
+                        rsv_oracle_record *out, uint8_t (*vbytes)[3], size_t *n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < pool->n; i++) {
+        if (!((mask >> (i % 64)) & 1u)) continue;
+        out[k] = pool->oracle[i];
+        vbytes[k][0] = (uint8_t)j;
+        vbytes[k][1] = (uint8_t)i;
+        vbytes[k][2] = 0x5a;
+        if ((vsel >> ((i + j) % 8)) & 1u) {
+            out[k].state = RSV_ORACLE_TOMBSTONE;
+            out[k].value = NULL;
+            out[k].value_len = 0;
+        } else {
+            out[k].state = RSV_ORACLE_PRESENT;
+            out[k].value = vbytes[k];
+            out[k].value_len = (i + j) % 3;
+        }
+        k++;
+    }
+    *n = k;
+}
+
+/* The codec's merge: status, failing input, diag, output. */
+static rsv_status codec_merge(uint8_t *const *files, const size_t *sizes, size_t n, unsigned flags,
+                              size_t *input, rsv_kv03_diag *d, uint8_t **out, size_t *out_n)
+{
+    rsv_kv03_file f[MAX_INPUTS];
+    const rsv_kv03_file *fp[MAX_INPUTS];
+    rsv_status st = RSV_OK;
+    size_t opened = 0;
+    *input = SIZE_MAX;
+    memset(d, 0, sizeof *d);
+    for (size_t i = 0; i < n && st == RSV_OK; i++) {
+        st = rsv_kv03_open(files[i], sizes[i], NULL, &f[i]);
+        if (st) *input = i;
+        else fp[opened++] = &f[i];
+    }
+    if (st == RSV_OK) {
+        rsv_merge m;
+        st = rsv_merge_init(&m, fp, n, flags);
+        if (st == RSV_OK) st = rsv_merge_run(&m);
+        if (st == RSV_OK) st = rsv_merge_finish(&m, out, out_n);
+        if (st) {
+            *input = m.failed_input < n ? m.failed_input : SIZE_MAX;
+            *d = rsv_merge_diag(&m);
+            int done;
+            rsv_status again = rsv_merge_step(&m, &done);
+            if (again != RSV_ERR_POISONED)
+                rsv_kvf_fail(T, "merge step after %s: %s (want POISONED)", sn(st), sn(again));
+        }
+        rsv_merge_free(&m);
+    }
+    for (size_t i = 0; i < opened; i++) rsv_kv03_close(&f[i]);
+    return st;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    rsv_fuzz_producer in;
+    rsv_kvf_policy pol;
+    rsv_kvf_code code;
+    rsv_kvf_recs pool;
+    rsv_fuzz_producer_init(&in, data, size);
+    uint8_t flags = rsv_fuzz_u8(&in);
+    size_t n = 2 + (flags & 3u) % 3u;
+    int drop = (flags >> 2) & 1u;
+    unsigned mode = (flags >> 3) & 7u;
+    rsv_kvf_gen_policy(&in, &pol);
+    rsv_kvf_gen_code(&in, &code);
+    rsv_kvf_gen_records(&in, 1, &pool);
+
+    uint8_t *files[MAX_INPUTS] = {0};
+    size_t sizes[MAX_INPUTS] = {0};
+    rsv_oracle_record *recs = calloc(pool.n + 1, sizeof *recs);
+    uint8_t(*vb)[3] = calloc(pool.n + 1, sizeof *vb);
+    uint64_t masks[MAX_INPUTS];
+    uint8_t vsels[MAX_INPUTS];
+    if (!recs || !vb) abort();
+    for (size_t j = 0; j < n; j++) {
+        masks[j] = rsv_fuzz_u64(&in);
+        vsels[j] = rsv_fuzz_u8(&in);
+    }
+    size_t victim = n, vbit = 0;
+    rsv_kvf_policy vpol = pol;
+    rsv_kvf_code vcode = code;
+    if (mode >= 5) {
+        victim = rsv_fuzz_u8(&in) % n;
+        uint8_t how = rsv_fuzz_u8(&in);
+        if (mode == 5) { /* another policy: W, K, kind or parameter */
+            rsv_oracle_kv03_policy o = pol.oracle;
+            switch (how % 4u) {
+            case 0: o.W = o.W == 1 ? 2 : o.W - 1; break;
+            case 1: o.K = o.K == 3 ? 7 : 3; break;
+            case 2: o.bs_kind ^= 1u; o.bs_param = 1; break;
+            default: o.bs_param = o.bs_kind == RSV_ORACLE_BACKSPACE_EG ? (o.bs_param + 1) % 64 : o.bs_param ^ 1u; break;
+            }
+            rsv_kvf_policy_from_oracle(&o, &vpol);
+        } else if (mode == 6) { /* another C0: one bit flipped, or one bit longer/shorter */
+            if (how % 2u && vcode.bits > 0) vcode.bytes[(how / 2u) % ((vcode.bits + 7) / 8)] ^= 0x80u >> ((how / 2u) % 8u);
+            else vcode.bits = vcode.bits < 512 ? vcode.bits + 1 : vcode.bits - 1;
+            if (vcode.bits % 8) vcode.bytes[vcode.bits / 8] &= (uint8_t)(0xFFu << (8 - vcode.bits % 8));
+        } else {
+            vbit = rsv_fuzz_u16(&in);
+        }
+    }
+    for (size_t j = 0; j < n; j++) {
+        size_t k;
+        build_input(&pool, masks[j], vsels[j], j, recs, vb, &k);
+        const rsv_kvf_policy *p = j == victim && mode == 5 ? &vpol : &pol;
+        const rsv_kvf_code *c = j == victim && mode == 6 ? &vcode : &code;
+        if (rsv_oracle_kv03_encode(recs, k, &p->oracle, c->bytes, c->bits, &files[j], &sizes[j], NULL) != RSV_OK)
+            goto out; /* invalid policy: nothing to merge (kv03_roundtrip covers rejections) */
+        if (j == victim && mode == 7 && sizes[j] > 288) {
+            uint64_t ext = 0;
+            for (int b = 7; b >= 0; b--) ext = (ext << 8) | files[j][96 + 8 + b]; /* directory: data extent */
+            if (ext) {
+                uint64_t bit = vbit % ext;
+                files[j][288 + bit / 8] ^= (uint8_t)(0x80u >> (bit % 8));
+            }
+        }
+    }
+
+    rsv_oracle_bytes ob[MAX_INPUTS];
+    for (size_t j = 0; j < n; j++) {
+        ob[j].data = files[j];
+        ob[j].size = sizes[j];
+    }
+    rsv_oracle_merge_result o;
+    rsv_oracle_kv03_merge(ob, n, drop, &o);
+    uint8_t *cout = NULL;
+    size_t cn = 0, cin;
+    rsv_kv03_diag d;
+    rsv_status cst = codec_merge(files, sizes, n, drop ? RSV_MERGE_DROP_TOMBSTONES : 0u, &cin, &d, &cout, &cn);
+    if (cst != o.status)
+        rsv_kvf_fail(T, "status: codec %s (input %zu), oracle %s (input %zu)", sn(cst), cin, sn(o.status), o.input);
+    if (cst == RSV_OK) {
+        if (cn != o.out_len || memcmp(cout, o.out, cn) != 0) {
+            rsv_kvf_dump("codec merge", cout, cn);
+            rsv_kvf_dump("oracle merge", o.out, o.out_len);
+            rsv_kvf_fail(T, "outputs differ (codec %zu bytes, oracle %zu)", cn, o.out_len);
+        }
+    } else if (cst != RSV_ERR_INVALID_ARGUMENT) {
+        if (cin != o.input)
+            rsv_kvf_fail(T, "%s: failing input codec %zu, oracle %zu", sn(cst), cin, o.input);
+        if (o.phase == RSV_ORACLE_PHASE_SCAN && o.step == 3) {
+            uint64_t want = cst == RSV_ERR_TERMINAL_MISMATCH && o.record ? o.record - 1 : o.record;
+            if (d.record != want || d.bit != o.bitpos)
+                rsv_kvf_fail(T,
+                             "%s in input %zu: codec record %" PRIu64 " bit %" PRIu64 ", oracle record %" PRIu64
+                             " bit %" PRIu64,
+                             sn(cst), cin, d.record, d.bit, o.record, o.bitpos);
+        }
+    }
+    free(cout);
+    rsv_oracle_merge_result_free(&o);
+out:
+    for (size_t j = 0; j < n; j++) free(files[j]);
+    free(recs);
+    free(vb);
+    rsv_kvf_recs_free(&pool);
+    return 0;
+}
