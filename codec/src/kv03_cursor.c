@@ -10,13 +10,16 @@
 
 #include "reservoir/kv03.h"
 
+#include "key_words.h"
 #include "kv03_walk.h"
 
 rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f)
 {
     if (!c || !f) return RSV_ERR_INVALID_ARGUMENT;
     memset(c, 0, sizeof *c);
-    return rsv_kv03_frames_init(&c->fw, f);
+    rsv_status st = rsv_kv03_frames_init(&c->fw, f);
+    c->fw.literal_words = 1; /* the key rebuild uses short literals as words */
+    return st;
 }
 
 void rsv_kv03_cursor_free(rsv_kv03_cursor *c)
@@ -64,14 +67,21 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     if (st) return poison(c, st, i);
     if (fr.retained > prev_logical) return poison(c, RSV_ERR_MISSING_PREFIX, i); /* step 6 */
     /* fr.local <= 8 * key_len now; compare literal with the old tail (step 7) */
+    uint64_t tail_bits = 8 * (uint64_t)c->key_len - fr.local;
+    int words = fr.literal_inline && tail_bits <= 64; /* the common short-literal case */
     if (i > 0) {
-        rsv_view tail = rsv_view_make(c->key, fr.local, 8 * (uint64_t)c->key_len - fr.local);
-        if (rsv_view_compare(fr.literal, tail) <= 0) return poison(c, RSV_ERR_UNSORTED, i);
+        int cmp = words ? rsv__compare_words(fr.literal_word, (unsigned)fr.literal.len,
+                                        rsv__key_tail_word(c->key, c->key_len, fr.local), (unsigned)tail_bits)
+                        : rsv_view_compare(fr.literal, rsv_view_make(c->key, fr.local, tail_bits));
+        if (cmp <= 0) return poison(c, RSV_ERR_UNSORTED, i);
     }
     uint64_t nbytes = fr.key_bits / 8;
     st = grow(&c->key, &c->key_cap, nbytes ? nbytes : 1);
     if (st) return poison(c, st, i);
-    rsv_bits_store(c->key, fr.local, fr.literal);
+    if (fr.literal_inline)
+        rsv__store_word(c->key, fr.key_bits, fr.literal_word, (unsigned)fr.literal.len);
+    else
+        rsv_bits_store(c->key, fr.local, fr.literal);
     c->key_len = (size_t)nbytes;
     if (c->fw.i == f->N) {
         st = rsv__kv03_terminal(&c->fw);

@@ -6,6 +6,7 @@
 
 #include "reservoir/kv03.h"
 
+#include "key_words.h"
 #include "kv03_walk.h"
 
 rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f)
@@ -52,6 +53,7 @@ rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     uint64_t local = R - c, S; /* step 3 */
     st = rsv_read_eg0(r, &S);
     if (st) return st;
+    out->literal_inline = fw->literal_words && rsv__literal_peek(r, S, &out->literal_word);
     st = rsv_take(r, S, &out->literal);
     if (st) return st;
     if ((local + S) % 8 != 0) return RSV_ERR_KEY_ENDS_INSIDE_BYTE; /* mod 2^64 keeps mod 8 */

@@ -7,6 +7,8 @@
 
 #include "reservoir/stream.h"
 
+#include "key_words.h"
+
 rsv_status rsv_stream_reader_init(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
                                   uint64_t code_bits)
 {
@@ -85,6 +87,8 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
     st = rsv_read_eg0(&sr->r, &S);
     if (st) return st;
     rsv_view lit;
+    uint64_t word = 0;
+    int inline_lit = rsv__literal_peek(&sr->r, S, &word);
     st = rsv_take(&sr->r, S, &lit);
     if (st) return st;
     if ((kept + S) % 8 != 0) return RSV_ERR_KEY_ENDS_INSIDE_BYTE;
@@ -92,12 +96,21 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
     st = rsv_read_value(&sr->r, &v);
     if (st) return st;
     /* order (i > 0): the new key shares [0, kept) with the old one */
-    if (sr->i > 0 && rsv_view_compare(lit, rsv_view_make(sr->key, kept, prev_bits - kept)) <= 0)
-        return RSV_ERR_UNSORTED;
+    if (sr->i > 0) {
+        uint64_t tail = prev_bits - kept;
+        int cmp = inline_lit && tail <= 64
+                      ? rsv__compare_words(word, (unsigned)S, rsv__key_tail_word(sr->key, sr->key_len, kept),
+                                           (unsigned)tail)
+                      : rsv_view_compare(lit, rsv_view_make(sr->key, kept, tail));
+        if (cmp <= 0) return RSV_ERR_UNSORTED;
+    }
     uint64_t nbytes = (kept + S) / 8; /* kept <= prev_bits and S <= E: no wrap */
     st = grow(&sr->key, &sr->key_cap, nbytes ? nbytes : 1);
     if (st) return st;
-    rsv_bits_store(sr->key, kept, lit);
+    if (inline_lit)
+        rsv__store_word(sr->key, kept + S, word, (unsigned)S);
+    else
+        rsv_bits_store(sr->key, kept, lit);
     sr->key_len = (size_t)nbytes;
     out->value.kind = v.kind;
     out->value.len = (size_t)v.len;
