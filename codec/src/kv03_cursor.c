@@ -10,6 +10,7 @@
 
 #include "reservoir/kv03.h"
 
+#include "buffer.h"
 #include "key_words.h"
 #include "kv03_walk.h"
 
@@ -29,19 +30,6 @@ void rsv_kv03_cursor_free(rsv_kv03_cursor *c)
     free(c->val);
     c->key = c->val = NULL;
     c->key_cap = c->val_cap = 0;
-}
-
-static rsv_status grow(uint8_t **p, size_t *cap, uint64_t need)
-{
-    if (need <= *cap) return RSV_OK;
-    if (need > SIZE_MAX / 2) return RSV_ERR_NOMEM;
-    size_t ncap = *cap < 64 ? 64 : *cap;
-    while (ncap < need) ncap *= 2;
-    uint8_t *q = realloc(*p, ncap);
-    if (!q) return RSV_ERR_NOMEM;
-    *p = q;
-    *cap = ncap;
-    return RSV_OK;
 }
 
 static rsv_status poison(rsv_kv03_cursor *c, rsv_status st, uint64_t record)
@@ -76,7 +64,7 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
         if (cmp <= 0) return poison(c, RSV_ERR_UNSORTED, i);
     }
     uint64_t nbytes = fr.key_bits / 8;
-    st = grow(&c->key, &c->key_cap, nbytes ? nbytes : 1);
+    st = rsv__grow_bytes(&c->key, &c->key_cap, nbytes ? nbytes : 1);
     if (st) return poison(c, st, i);
     if (fr.literal_inline)
         rsv__store_word(c->key, fr.key_bits, fr.literal_word, (unsigned)fr.literal.len);
@@ -92,21 +80,12 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     out->key_len = c->key_len;
     out->value_span = fr.value;
     out->end = fr.end;
+    out->value.kind = fr.value.kind;
+    out->value.len = (size_t)fr.value.len;
+    out->value.data = NULL; /* skipped: the state and length are known, the bytes are not copied */
     if (materialize) {
-        out->value.kind = fr.value.kind;
-        out->value.len = (size_t)fr.value.len;
-        out->value.data = NULL;
-        if (fr.value.kind == RSV_VALUE_PRESENT && fr.value.len &&
-            !rsv_value_span_borrow(&fr.value, &out->value.data)) {
-            st = grow(&c->val, &c->val_cap, fr.value.len);
-            if (st) return poison(c, st, i);
-            rsv_value_span_copy(&fr.value, c->val);
-            out->value.data = c->val;
-        }
-    } else { /* skipped: the state and length are known, the bytes are not copied */
-        out->value.kind = fr.value.kind;
-        out->value.len = (size_t)fr.value.len;
-        out->value.data = NULL;
+        st = rsv__value_bytes(&fr.value, &c->val, &c->val_cap, &out->value.data);
+        if (st) return poison(c, st, i);
     }
     *more = 1;
     return RSV_OK;

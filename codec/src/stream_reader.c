@@ -7,6 +7,7 @@
 
 #include "reservoir/stream.h"
 
+#include "buffer.h"
 #include "key_words.h"
 
 rsv_status rsv_stream_reader_init(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
@@ -32,19 +33,6 @@ void rsv_stream_reader_free(rsv_stream_reader *sr)
     free(sr->val);
     sr->key = sr->val = NULL;
     sr->key_cap = sr->val_cap = 0;
-}
-
-static rsv_status grow(uint8_t **p, size_t *cap, uint64_t need)
-{
-    if (need <= *cap) return RSV_OK;
-    if (need > SIZE_MAX / 2) return RSV_ERR_NOMEM;
-    size_t ncap = *cap < 64 ? 64 : *cap;
-    while (ncap < need) ncap *= 2;
-    uint8_t *q = realloc(*p, ncap);
-    if (!q) return RSV_ERR_NOMEM;
-    *p = q;
-    *cap = ncap;
-    return RSV_OK;
 }
 
 static rsv_status fail(rsv_stream_reader *sr, rsv_status st)
@@ -105,7 +93,7 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
         if (cmp <= 0) return RSV_ERR_UNSORTED;
     }
     uint64_t nbytes = (kept + S) / 8; /* kept <= prev_bits and S <= E: no wrap */
-    st = grow(&sr->key, &sr->key_cap, nbytes ? nbytes : 1);
+    st = rsv__grow_bytes(&sr->key, &sr->key_cap, nbytes ? nbytes : 1);
     if (st) return st;
     if (inline_lit)
         rsv__store_word(sr->key, kept + S, word, (unsigned)S);
@@ -114,13 +102,8 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
     sr->key_len = (size_t)nbytes;
     out->value.kind = v.kind;
     out->value.len = (size_t)v.len;
-    out->value.data = NULL;
-    if (v.kind == RSV_VALUE_PRESENT && v.len && !rsv_value_span_borrow(&v, &out->value.data)) {
-        st = grow(&sr->val, &sr->val_cap, v.len);
-        if (st) return st;
-        rsv_value_span_copy(&v, sr->val);
-        out->value.data = sr->val;
-    }
+    st = rsv__value_bytes(&v, &sr->val, &sr->val_cap, &out->value.data);
+    if (st) return st;
     out->value_span = v;
     out->index = sr->i;
     out->key = sr->key;
