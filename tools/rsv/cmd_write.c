@@ -18,6 +18,7 @@ static void write_help(FILE *out)
 {
     fputs("Usage: rsv write --from tsv|jsonl [--sort] [--policy eg:K|golomb:M]\n"
           "                 [--block W] [--group K] [--selector BITS] IN OUT\n"
+          "       rsv write --from FILE.tsv|FILE.jsonl [options] OUT\n"
           "\n"
           "Write the records of IN ('-' = standard input) as the KV03 file OUT\n"
           "(temporary file, fsync, rename: OUT is complete or untouched).\n"
@@ -32,7 +33,8 @@ static void write_help(FILE *out)
           "         tombstone; blank lines are skipped ('rsv dump --json' output)\n"
           "\n"
           "Options:\n"
-          "  --from FORM       tsv or jsonl (required)\n"
+          "  --from FORM       tsv or jsonl (required); or an input file whose name\n"
+          "                    ends in .tsv or .jsonl/.json (then only OUT follows)\n"
           "  --sort            sort the records by key first (duplicate keys are still\n"
           "                    rejected)\n"
           "  --policy CODE     backspace code B: eg:K (0..63) or golomb:M; default eg:0\n"
@@ -138,11 +140,22 @@ static int parse_input(const char *prog, const char *in, from fm, const uint8_t 
     return -1;
 }
 
+/* `--from records.tsv OUT` names the input and its form at once. */
+static from form_of_path(const char *path)
+{
+    size_t n = strlen(path);
+    if (n > 4 && strcmp(path + n - 4, ".tsv") == 0) return FROM_TSV;
+    if (n > 6 && strcmp(path + n - 6, ".jsonl") == 0) return FROM_JSONL;
+    if (n > 5 && strcmp(path + n - 5, ".json") == 0) return FROM_JSONL;
+    return FROM_NONE;
+}
+
 int cmd_write(int argc, char **argv, const char *prog)
 {
     const char *pos[2] = {NULL, NULL}, *a, *val;
     int npos = 0, sort = 0, is_opt, got;
     from fm = FROM_NONE;
+    const char *from_path = NULL; /* --from FILE.tsv|FILE.jsonl: IN given by --from */
     cli_kv_opts o;
     cli_iter it;
     cli_kv_opts_init(&o);
@@ -160,7 +173,8 @@ int cmd_write(int argc, char **argv, const char *prog)
             if (got < 0) return cli_usage_error(prog, "--from needs a value");
             if (strcmp(val, "tsv") == 0) fm = FROM_TSV;
             else if (strcmp(val, "jsonl") == 0) fm = FROM_JSONL;
-            else return cli_usage_error(prog, "--from '%s': expected tsv or jsonl", val);
+            else if ((fm = form_of_path(val)) != FROM_NONE) from_path = val;
+            else return cli_usage_error(prog, "--from '%s': expected tsv, jsonl or a .tsv/.jsonl file", val);
         } else if ((got = cli_kv_opts_take(&o, &it, a, prog)) != 0) {
             if (got < 0) return -got;
         } else {
@@ -168,7 +182,13 @@ int cmd_write(int argc, char **argv, const char *prog)
         }
     }
     if (fm == FROM_NONE) return cli_usage_error(prog, "--from is required");
-    if (npos < 2) return cli_usage_error(prog, "missing %s", npos ? "OUT" : "IN and OUT");
+    if (from_path) {
+        if (npos != 1) return cli_usage_error(prog, npos ? "with --from FILE give only OUT" : "missing OUT");
+        pos[1] = pos[0];
+        pos[0] = from_path;
+    } else if (npos < 2) {
+        return cli_usage_error(prog, "missing %s", npos ? "OUT" : "IN and OUT");
+    }
     cli_kv_opts_finish(&o);
     const char *in = pos[0], *out = pos[1];
 

@@ -69,6 +69,10 @@ group_kv_write() {
   expect_rc 0 "write §12 TSV"
   expect_out "" "write §12 TSV"
   same_file "$TMP/w.kv" "$TMP/spec.kv" "write §12 TSV = KV03.md §12.3"
+  # --from FILE.tsv names input and form at once
+  run write --from "$TMP/ex.tsv" "$TMP/wf.kv"
+  expect_rc 0 "write --from FILE.tsv"
+  same_file "$TMP/wf.kv" "$TMP/spec.kv" "write --from FILE.tsv = KV03.md §12.3"
   # standard input, explicit default policy
   run_in "$TMP/ex.tsv" write --from tsv --policy eg:0 --block 15 --group 15 --selector 0 - "$TMP/w2.kv"
   expect_rc 0 "write from stdin"
