@@ -9,7 +9,8 @@
 # Then: minimize every corpus into build/nightly/minimized/<target>/ (the
 # checked-in corpus is rewritten only with --update-corpus), replay checked-in
 # + minimized corpora under MSan and under UBSan (replay engine), run the
-# bounded-exhaustive differential driver at --max-len 20 when a build of
+# bounded-exhaustive differential driver at --max-len 20 (22 with a budget of
+# an hour or more) when a build of
 # rsv_diffcheck exists, write the coverage report (build/coverage/) and
 # build/nightly/summary.md + summary.json. Exit 1 on any finding.
 
@@ -65,16 +66,20 @@ cmd_nightly() {
     # the bounded-exhaustive differential driver at a larger size, from an
     # existing build (preferably the ASan+UBSan one); capped at the budget or
     # 10 minutes, whichever is longer (a cap is "incomplete", not a finding).
+    # Lengths 0-22 (the nightly size) need about half an hour under a
+    # sanitizer: run them when the budget is an hour or more, 0-20 otherwise;
+    # RSV_NIGHTLY_MAX_LEN overrides.
+    local dlen=${RSV_NIGHTLY_MAX_LEN:-$(( budget >= 60 ? 22 : 20 ))}
     local diff="" dpid="" dstart dcap=$(( budget * 60 > 600 ? budget * 60 : 600 ))
     for diff in "$BUILD_ROOT/asan-ubsan/tests/rsv_diffcheck" "$BUILD_ROOT/msan/tests/rsv_diffcheck" \
         $(find "$BUILD_ROOT" -maxdepth 3 -path '*/tests/rsv_diffcheck' -type f 2>/dev/null | sort) ""; do
         [[ -x $diff ]] && break
     done
     if [[ -n $diff ]]; then
-        echo "+ timeout $dcap $diff --max-len 20 (background)"
+        echo "+ timeout $dcap $diff --max-len $dlen (background)"
         dstart=$(date +%s)
         # shellcheck disable=SC2046
-        env $(sanitizer_env) timeout "$dcap" "$diff" --max-len 20 >"$out/diffcheck.log" 2>&1 &
+        env $(sanitizer_env) timeout "$dcap" "$diff" --max-len "$dlen" >"$out/diffcheck.log" 2>&1 &
         dpid=$!
     fi
 
@@ -112,10 +117,10 @@ cmd_nightly() {
         wait "$dpid" || drc=$?
         if (( drc == 124 )); then dstatus="incomplete (${dcap} s cap)"
         elif (( drc != 0 )); then dstatus=FAIL; rc=1; fi
-        record diffcheck "$dstatus" "$(( $(date +%s) - dstart ))" "$diff --max-len 20" "${out#"$ROOT"/}/diffcheck.log"
-        echo "nightly: rsv_diffcheck --max-len 20: $dstatus ($(( $(date +%s) - dstart )) s)"
+        record diffcheck "$dstatus" "$(( $(date +%s) - dstart ))" "$diff --max-len $dlen" "${out#"$ROOT"/}/diffcheck.log"
+        echo "nightly: rsv_diffcheck --max-len $dlen: $dstatus ($(( $(date +%s) - dstart )) s)"
     else
-        record diffcheck skipped 0 "rsv_diffcheck --max-len 20 (no build/*/tests/rsv_diffcheck)" ""
+        record diffcheck skipped 0 "rsv_diffcheck --max-len $dlen (no build/*/tests/rsv_diffcheck)" ""
     fi
 
     # 6. Coverage of checked-in + minimized corpora.
