@@ -23,6 +23,16 @@ rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f)
     return st;
 }
 
+rsv_status rsv_kv03_cursor_reset(rsv_kv03_cursor *c, const rsv_kv03_file *f)
+{
+    if (!c || !f) return RSV_ERR_INVALID_ARGUMENT;
+    uint8_t *key = c->key, *val = c->val;
+    size_t key_cap = c->key_cap, val_cap = c->val_cap;
+    rsv_status st = rsv_kv03_cursor_init(c, f);
+    c->key = key, c->key_cap = key_cap, c->val = val, c->val_cap = val_cap;
+    return st;
+}
+
 void rsv_kv03_cursor_free(rsv_kv03_cursor *c)
 {
     if (!c) return;

@@ -30,27 +30,39 @@ static rsv_status check_endpoints(const rsv_kv03_file *f)
 }
 
 /* Walk every record; collect r_b = offset_b - b*W*cw and the width summary. */
-static rsv_status walk(const rsv_kv03_file *f, uint64_t *r, int *uniform, uint64_t *width,
-                       rsv_kv03_diag *diag)
+static rsv_status walk(rsv_kv03_cursor *cur, const rsv_kv03_file *f, uint64_t *r, int *uniform,
+                       uint64_t *width, rsv_kv03_diag *diag)
 {
-    rsv_kv03_cursor cur;
     rsv_kv03_entry e;
     int more;
-    rsv_status st = rsv_kv03_cursor_init(&cur, f);
+    rsv_status st = rsv_kv03_cursor_reset(cur, f);
     if (st) return st;
     uint64_t W = f->policy.W, start = 0;
     *uniform = 1;
     for (uint64_t i = 0;; i++) {
-        st = rsv_kv03_cursor_next(&cur, &e, &more);
+        st = rsv_kv03_cursor_next(cur, &e, &more);
         if (st || !more) break;
         if (i % W == 0) r[i / W] = start - (i / W) * W * f->cw;
         if (i == 0) *width = e.value_span.width;
         else if (e.value_span.width != *width) *uniform = 0;
         start = e.end;
     }
-    if (st && diag) *diag = rsv_kv03_cursor_diag(&cur);
-    rsv_kv03_cursor_free(&cur);
+    if (st && diag) *diag = rsv_kv03_cursor_diag(cur);
     return st;
+}
+
+/* Grow a scratch array of elem-sized items to hold n (contents not kept). */
+static rsv_status scratch(void **p, size_t *cap, uint64_t n, size_t elem)
+{
+    if (n <= *cap) return RSV_OK;
+    if (n > SIZE_MAX / elem / 2) return RSV_ERR_NOMEM;
+    size_t ncap = *cap < 16 ? 16 : *cap;
+    while (ncap < n) ncap *= 2;
+    void *q = realloc(*p, ncap * elem);
+    if (!q) return RSV_ERR_NOMEM;
+    *p = q;
+    *cap = ncap;
+    return RSV_OK;
 }
 
 static int nonzero(const uint8_t *p, uint64_t n)
@@ -66,9 +78,29 @@ static int bad_padding(const uint8_t *sec, uint64_t bits)
     return used && (sec[bits / 8] & (0xFFu >> used)) != 0;
 }
 
+void rsv_kv03_scanner_init(rsv_kv03_scanner *s) { memset(s, 0, sizeof *s); }
+
+void rsv_kv03_scanner_free(rsv_kv03_scanner *s)
+{
+    if (!s) return;
+    rsv_kv03_cursor_free(&s->cur);
+    free(s->offsets);
+    free(s->ef);
+    rsv_kv03_scanner_init(s);
+}
+
 rsv_status rsv_kv03_scan(const rsv_kv03_file *f, rsv_kv03_diag *diag)
 {
-    if (!f) return RSV_ERR_INVALID_ARGUMENT;
+    rsv_kv03_scanner s;
+    rsv_kv03_scanner_init(&s);
+    rsv_status st = rsv_kv03_scanner_scan(&s, f, diag);
+    rsv_kv03_scanner_free(&s);
+    return st;
+}
+
+rsv_status rsv_kv03_scanner_scan(rsv_kv03_scanner *s, const rsv_kv03_file *f, rsv_kv03_diag *diag)
+{
+    if (!s || !f) return RSV_ERR_INVALID_ARGUMENT;
     if (diag) memset(diag, 0, sizeof *diag);
     const uint8_t *body = f->body;
     if (rsv__le(f->bytes + 64, 4) != rsv_crc32c(0, body, (size_t)f->body_size)) return RSV_ERR_BODY_CRC; /* 1 */
@@ -76,59 +108,45 @@ rsv_status rsv_kv03_scan(const rsv_kv03_file *f, rsv_kv03_diag *diag)
     if (st) return st;
 
     uint64_t n = f->nb + 1;
-    if (n > SIZE_MAX / sizeof(uint64_t)) return RSV_ERR_NOMEM;
-    uint64_t *r = malloc((size_t)n * sizeof *r);
-    if (!r) return RSV_ERR_NOMEM;
+    void *mem = s->offsets;
+    st = scratch(&mem, &s->offsets_cap, n, sizeof *s->offsets);
+    s->offsets = mem;
+    if (st) return st;
+    uint64_t *r = s->offsets;
     int uniform = 1;
     uint64_t width = 0;
     if (f->N > 0) { /* 3 */
-        st = walk(f, r, &uniform, &width, diag);
-        if (st) goto out;
+        st = walk(&s->cur, f, r, &uniform, &width, diag);
+        if (st) return st;
     }
     r[f->nb] = f->extent - f->N * f->cw;
     /* 4: cw present iff N = 0 or all widths agree, and then equal to them */
     int want_present = f->N == 0 || uniform;
     uint64_t want_cw = (want_present && f->N) ? width : 0;
     if (want_present != f->cw_present || want_cw != f->cw) {
-        st = RSV_ERR_COMMON_WIDTH_NONCANONICAL;
-        goto out;
+        return RSV_ERR_COMMON_WIDTH_NONCANONICAL;
     }
     uint64_t end = RSV_KV03_DIRECTORY_BYTES; /* 5: gaps before each section */
     for (int i = 0; i < 8; i++) {
-        if (nonzero(body + end, f->sec_off[i] - end)) {
-            st = RSV_ERR_NONZERO_GAP;
-            goto out;
-        }
+        if (nonzero(body + end, f->sec_off[i] - end)) return RSV_ERR_NONZERO_GAP;
         end = f->sec_off[i] + f->sec_len[i];
     }
     if (bad_padding(body + f->sec_off[0], f->extent) || bad_padding(body + f->sec_off[5], f->dict_bits) ||
-        bad_padding(body + f->sec_off[7], f->seed_bits)) { /* 6 */
-        st = RSV_ERR_NONZERO_PADDING;
-        goto out;
-    }
+        bad_padding(body + f->sec_off[7], f->seed_bits)) /* 6 */
+        return RSV_ERR_NONZERO_PADDING;
     rsv_ef_layout lay; /* 7 */
     st = rsv_ef_plan(r, n, &lay);
-    if (st == RSV_ERR_EF_NONMONOTONE || st == RSV_ERR_EF_SHAPE) {
-        st = RSV_ERR_EF_NONCANONICAL;
-        goto out;
-    }
-    if (st) goto out;
+    if (st == RSV_ERR_EF_NONMONOTONE || st == RSV_ERR_EF_SHAPE) return RSV_ERR_EF_NONCANONICAL;
+    if (st) return st;
     uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
     uint64_t have = f->sec_len[1] + f->sec_len[2] + f->sec_len[3] + f->sec_len[4];
-    if (total != have || lay.L != f->L || lay.U != f->U) {
-        st = RSV_ERR_EF_NONCANONICAL;
-        goto out;
-    }
-    uint8_t *ef = malloc((size_t)(total ? total : 1));
-    if (!ef) {
-        st = RSV_ERR_NOMEM;
-        goto out;
-    }
-    rsv_ef_encode(r, &lay, ef);
+    if (total != have || lay.L != f->L || lay.U != f->U) return RSV_ERR_EF_NONCANONICAL;
+    mem = s->ef;
+    st = scratch(&mem, &s->ef_cap, total ? total : 1, 1);
+    s->ef = mem;
+    if (st) return st;
+    rsv_ef_encode(r, &lay, s->ef);
     /* sections 1..4 are contiguous: their lengths are multiples of 8 */
-    if (memcmp(ef, body + f->sec_off[1], (size_t)total) != 0) st = RSV_ERR_EF_NONCANONICAL;
-    free(ef);
-out:
-    free(r);
-    return st;
+    if (memcmp(s->ef, body + f->sec_off[1], (size_t)total) != 0) return RSV_ERR_EF_NONCANONICAL;
+    return RSV_OK;
 }

@@ -26,6 +26,17 @@ rsv_status rsv_stream_reader_init(rsv_stream_reader *sr, rsv_view stream, const 
     return RSV_OK;
 }
 
+rsv_status rsv_stream_reader_reset(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
+                                   uint64_t code_bits)
+{
+    if (!sr) return RSV_ERR_INVALID_ARGUMENT;
+    uint8_t *key = sr->key, *val = sr->val;
+    size_t key_cap = sr->key_cap, val_cap = sr->val_cap;
+    rsv_status st = rsv_stream_reader_init(sr, stream, code, code_bits);
+    sr->key = key, sr->key_cap = key_cap, sr->val = val, sr->val_cap = val_cap;
+    return st;
+}
+
 void rsv_stream_reader_free(rsv_stream_reader *sr)
 {
     if (!sr) return;

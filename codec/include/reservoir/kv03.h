@@ -283,7 +283,28 @@ rsv_status rsv_kv03_cursor_next(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *mo
 /* Key rebuilt and value materialized in out->value (three states kept). */
 rsv_status rsv_kv03_cursor_record(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more);
 void rsv_kv03_cursor_free(rsv_kv03_cursor *c);
+/* Start over on file f (the same or another), keeping the cursor's key and
+ * value buffers: a warm cursor walks a file without allocating. */
+rsv_status rsv_kv03_cursor_reset(rsv_kv03_cursor *c, const rsv_kv03_file *f);
 static inline rsv_kv03_diag rsv_kv03_cursor_diag(const rsv_kv03_cursor *c) { return c->diag; }
+
+/* ---- reusable full verification ----------------------------------------- */
+
+/* rsv_kv03_scan with caller-held scratch: the walked block offsets, the
+ * rebuilt Elias-Fano sections (scan step 7) and the walking cursor's buffers
+ * are kept between scans, so scanning again allocates nothing once the
+ * buffers are large enough. */
+typedef struct rsv_kv03_scanner {
+    rsv_kv03_cursor cur;
+    uint64_t *offsets; /* one per block + 1 */
+    size_t offsets_cap;
+    uint8_t *ef; /* sections 1-4 as the canonical builder makes them */
+    size_t ef_cap;
+} rsv_kv03_scanner;
+
+void rsv_kv03_scanner_init(rsv_kv03_scanner *s);
+rsv_status rsv_kv03_scanner_scan(rsv_kv03_scanner *s, const rsv_kv03_file *f, rsv_kv03_diag *diag);
+void rsv_kv03_scanner_free(rsv_kv03_scanner *s);
 
 #ifdef __cplusplus
 }

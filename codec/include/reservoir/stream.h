@@ -78,6 +78,10 @@ rsv_status rsv_stream_reader_init(rsv_stream_reader *sr, rsv_view stream, const 
  * *more = 0 at position E. */
 rsv_status rsv_stream_reader_next(rsv_stream_reader *sr, rsv_stream_record *out, int *more);
 void rsv_stream_reader_free(rsv_stream_reader *sr);
+/* Start over on another stream (or the same), keeping the key and value
+ * buffers: a warm reader decodes a stream without allocating. */
+rsv_status rsv_stream_reader_reset(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
+                                   uint64_t code_bits);
 static inline rsv_kv03_diag rsv_stream_reader_diag(const rsv_stream_reader *sr) { return sr->diag; }
 
 #ifdef __cplusplus
