@@ -75,6 +75,21 @@ cmd_nightly() {
         $(find "$BUILD_ROOT" -maxdepth 3 -path '*/tests/rsv_diffcheck' -type f 2>/dev/null | sort) ""; do
         [[ -x $diff ]] && break
     done
+    if [[ -z $diff ]]; then # none yet (a fresh clone): build the plain-C driver alone, ASan+UBSan
+        local ddir="$BUILD_ROOT/nightly-diffcheck"
+        local dflags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+        echo "+ cmake -S $ROOT -B $ddir (rsv_diffcheck, ASan+UBSan, no Criterion)"
+        if cmake -S "$ROOT" -B "$ddir" -G Ninja -DCMAKE_C_COMPILER="$CC_CLANG" \
+               -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="$dflags" \
+               -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+               -DRSV_WITH_CRITERION=OFF -DRSV_BUILD_FUZZ=OFF -DRSV_BUILD_TOOLS=OFF \
+               -DRSV_INSTALL_TEST=OFF >"$out/diffcheck-build.log" 2>&1 &&
+           cmake --build "$ddir" --target rsv_diffcheck >>"$out/diffcheck-build.log" 2>&1; then
+            diff="$ddir/tests/rsv_diffcheck"
+        else
+            echo "nightly: building rsv_diffcheck failed (see $out/diffcheck-build.log)" >&2
+        fi
+    fi
     if [[ -n $diff ]]; then
         echo "+ timeout $dcap $diff --max-len $dlen (background)"
         dstart=$(date +%s)
