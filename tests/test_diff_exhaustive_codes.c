@@ -3,25 +3,7 @@
  * operation, each followed by a second one (CODES.md §5.3). This file: the
  * count codes; test_diff_exhaustive_fields.c has fixed fields, take and skip
  * (split so that each executable stays well under a minute under ASan). */
-#include <criterion/criterion.h>
-
-#include "diff.h"
-
-static rsv_diff d;
-static char summary[RSV_DIFF_MSG_LEN + 256];
-
-static void run(unsigned families)
-{
-    rsv_diff_opts o;
-    rsv_diff_opts_from_env(&o);
-    rsv_diff_init(&d);
-    rsv_diff_suite_exhaustive(&d, &o, families);
-    /* 8 offsets x (2^(max_len+1) - 1) views, at least 3 operations each */
-    uint64_t views = 8 * ((UINT64_C(2) << o.max_len) - 1);
-    cr_assert(d.ops >= views * 3, "only %llu operations compared", (unsigned long long)d.ops);
-    cr_assert(d.mismatches == 0, "max-len %u: %s", o.max_len,
-              rsv_diff_summary(&d, summary, sizeof summary));
-}
+#include "diff_exhaustive_run.h"
 
 Test(diff_exhaustive, exp_golomb) { run(RSV_DIFF_EX_EG); }
 Test(diff_exhaustive, golomb) { run(RSV_DIFF_EX_GOLOMB); }
