@@ -6,8 +6,11 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "reservoir/record.h"
+
+#include "key_words.h"
 
 /* Make *p hold at least `need` bytes (contents kept). */
 static inline rsv_status rsv__grow_bytes(uint8_t **p, size_t *cap, uint64_t need)
@@ -18,22 +21,26 @@ static inline rsv_status rsv__grow_bytes(uint8_t **p, size_t *cap, uint64_t need
     while (ncap < need) ncap *= 2;
     uint8_t *q = (uint8_t *)realloc(*p, ncap);
     if (!q) return RSV_ERR_NOMEM;
+    /* The word stores leave unspecified bytes past the content and the word
+     * compares read them masked: start them defined (MSan, valgrind). */
+    memset(q + *cap, 0, ncap - *cap);
     *p = q;
     *cap = ncap;
     return RSV_OK;
 }
 
 /* A present value's bytes: borrowed from the file when byte-aligned, else
- * copied into the reader's buffer. *data stays NULL for tombstones and empty
+ * copied into the reader's buffer with word loads bounded by the stream's
+ * end byte `pend` (key_words.h). *data stays NULL for tombstones and empty
  * values. */
-static inline rsv_status rsv__value_bytes(const rsv_value_span *v, uint8_t **buf, size_t *cap,
+static inline rsv_status rsv__value_bytes(const rsv_value_span *v, uint64_t pend, uint8_t **buf, size_t *cap,
                                           const uint8_t **data)
 {
     *data = NULL;
     if (v->kind != RSV_VALUE_PRESENT || v->len == 0 || rsv_value_span_borrow(v, data)) return RSV_OK;
-    rsv_status st = rsv__grow_bytes(buf, cap, v->len);
+    rsv_status st = rsv__grow_bytes(buf, cap, v->len + RSV_KW_SLACK);
     if (st) return st;
-    rsv_value_span_copy(v, *buf);
+    rsv__kw_copy_bytes(*buf, v->bytes.data, v->bytes.off, v->len, pend);
     *data = *buf;
     return RSV_OK;
 }

@@ -1,21 +1,40 @@
-/* Private: short key literals held as integers.
+/* Private: keys and values rebuilt with 64-bit words.
  *
  * Rebuilding a key means comparing the new literal with the old key's tail
- * (the order check) and storing it after the inherited prefix. For literals
- * of at most 64 bits that are already in the walking reader's cache, doing
- * both on integers avoids two short-lived readers per record, which
- * dominated the cursor and record-stream workloads (docs/performance.md). */
+ * (the order check) and storing it after the inherited prefix; a record
+ * reader also copies the value bytes out of the stream. Done through short-
+ * lived rsv_readers over the literal (fresh cache, byte-wise tail refills)
+ * or byte by byte, this cost ~1000 instructions per 14-byte hash literal
+ * (docs/performance.md); here it is a few shifted 8-byte loads and stores.
+ *
+ * Loads (CODES.md §1.2). The literal and value views lie inside the stream
+ * the walker decodes (a KV03 data stream or a record stream), whose byte
+ * range ends before byte `pend` (exclusive) of `data`. An 8-byte load at
+ * byte q is made only when q + 8 <= pend, i.e. when all 8 bytes hold bits of
+ * that stream — the same bytes the walker's own 8-byte refill may load.
+ * Otherwise (the last bytes of the stream) exactly the bytes that hold bits
+ * of the literal or value are loaded, one at a time, so a stream that ends
+ * flush against a PROT_NONE page is never overrun. No load starts before the
+ * literal's or value's first byte.
+ *
+ * Stores go to reader-owned buffers with RSV_KW_SLACK bytes of slack: each
+ * store writes 8 bytes of which 7 are meant, so a buffer must hold the last
+ * meant byte + 7 more. Buffers are grown with rsv__grow_bytes(need + slack). */
 #ifndef RSV_KEY_WORDS_H
 #define RSV_KEY_WORDS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "reservoir/reader.h"
 
+#define RSV_KW_SLACK 8u
+
 /* Before take(S): if the S literal bits can be cached (S <= 57 or already
  * cached), return them as an integer in *word. A refill loads only bytes
- * holding bits >= p (CODES.md A4). Returns 0 when the literal is long. */
+ * holding bits >= p (CODES.md A4). Returns 0 when the literal is long.
+ * (Kept for rsv_kv03_frames.literal_words, a public option.) */
 static inline int rsv__literal_peek(rsv_reader *r, uint64_t S, uint64_t *word)
 {
     if (S <= 57 && S > r->n && S <= rsv_reader_remaining(r)) rsv__refill(r);
@@ -24,42 +43,109 @@ static inline int rsv__literal_peek(rsv_reader *r, uint64_t S, uint64_t *word)
     return 1;
 }
 
-/* The key's bits [from, 8*len) as an integer; the caller guarantees at most
- * 64 of them. Reads only the key buffer. */
-static inline uint64_t rsv__key_tail_word(const uint8_t *key, size_t len, uint64_t from)
+/* Exclusive end byte of a stream view: the bytes 8-byte loads may touch. */
+static inline uint64_t rsv__kw_end_byte(rsv_view stream)
 {
-    size_t b = (size_t)(from / 8);
-    if (b >= len) return 0;
-    uint64_t x = key[b] & (0xFFu >> (from % 8));
-    for (b++; b < len; b++) x = (x << 8) | key[b]; /* total bits <= 64: no overflow */
-    return x;
+    return stream.len ? (stream.off + stream.len - 1) / 8 + 1 : 0;
 }
 
-/* Bit-string order of two strings of at most 64 bits held as integers: the
- * first differing bit decides, a proper prefix is smaller (KV03.md §1.1). */
-static inline int rsv__compare_words(uint64_t a, unsigned la, uint64_t b, unsigned lb)
+static inline void rsv__kw_store_be64(uint8_t *p, uint64_t x)
 {
-    unsigned m = la < lb ? la : lb;
-    if (m) {
-        uint64_t x = a >> (la - m), y = b >> (lb - m); /* la - m, lb - m <= 63 */
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return la < lb ? -1 : la > lb;
+#if (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    x = __builtin_bswap64(x);
+    memcpy(p, &x, 8);
+#else
+    for (int i = 7; i >= 0; i--, x >>= 8) p[i] = (uint8_t)x;
+#endif
 }
 
-/* Store the nbits-bit literal w so that it ends at key bit `end` (a byte
- * boundary), keeping the inherited bits of the first, partial byte. */
-static inline void rsv__store_word(uint8_t *key, uint64_t end, uint64_t w, unsigned nbits)
+/* 64 bits of data from absolute bit x, MSB first; at least the top 56 are
+ * valid whenever they lie before bit 8*lend. lend (<= pend) is the exclusive
+ * end byte of the literal or value being read: the tail path loads only
+ * bytes q .. lend-1 and leaves the rest zero. Needs x / 8 < lend. */
+static inline uint64_t rsv__kw_window(const uint8_t *data, uint64_t x, uint64_t lend, uint64_t pend)
 {
-    size_t b = (size_t)(end / 8);
-    for (; nbits >= 8; nbits -= 8) {
-        key[--b] = (uint8_t)w;
-        w = nbits > 8 ? w >> 8 : 0;
+    uint64_t q = x >> 3, w = 0;
+    if (RSV_LIKELY(q + 8 <= pend)) {
+        w = rsv__load_be64(data + q);
+    } else {
+        uint64_t nb = lend - q < 8 ? lend - q : 8;
+        for (unsigned k = 0; k < nb; k++) w |= (uint64_t)data[q + k] << (56 - 8 * k);
     }
-    if (nbits) {
-        b--;
-        key[b] = (uint8_t)((key[b] & (uint8_t)(0xFFu << nbits)) | (uint8_t)w);
+    return w << (x & 7); /* < 8 */
+}
+
+/* Top t bytes of a word set, 1 <= t <= 8. */
+static inline uint64_t rsv__kw_bytes_mask(uint64_t t) { return ~(UINT64_MAX >> (8 * t - 1) >> 1); }
+
+/* The new key K = old[0, local) ‖ literal, literal = the S bits of data at
+ * absolute bit sb, against the old key (old_len bytes, in key): 1 if K is
+ * greater (KV03.md §1.1 order), else 0. Both share their first local bits,
+ * so only bytes from local / 8 on are compared, 7 at a time; the inherited
+ * top bits of the first byte are taken from the old key. Needs
+ * local <= 8 * old_len and (local + S) % 8 == 0, key readable to
+ * old_len + 7. Reads the literal's bytes only as far as needed. */
+static inline int rsv__kw_key_greater(const uint8_t *key, uint64_t old_len, uint64_t local, uint64_t S,
+                                      const uint8_t *data, uint64_t sb, uint64_t pend)
+{
+    uint64_t d0 = local >> 3, new_len = (local + S) >> 3;
+    unsigned u = (unsigned)(local & 7);
+    uint64_t m = (new_len < old_len ? new_len : old_len) - d0; /* bytes to compare */
+    uint64_t lend = (sb + S + 7) >> 3;
+    uint64_t keep = u ? ~(UINT64_MAX >> u) : 0;
+    for (uint64_t j = 0; 7 * j < m; j++) {
+        uint64_t old = rsv__load_be64(key + d0 + 7 * j);
+        uint64_t nw = j == 0 ? (old & keep) | (rsv__kw_window(data, sb, lend, pend) >> u)
+                             : rsv__kw_window(data, sb - u + 56 * j, lend, pend);
+        uint64_t left = m - 7 * j;
+        uint64_t mask = rsv__kw_bytes_mask(left < 7 ? left : 7);
+        if ((nw ^ old) & mask) return (nw & mask) > (old & mask);
     }
+    return new_len > old_len; /* equal on the common bytes: the longer one is greater */
+}
+
+/* Store the literal (S bits of data at absolute bit sb) at key bit `local`,
+ * keeping the first local % 8 bits of byte local / 8. Needs
+ * (local + S) % 8 == 0 and key writable to (local + S) / 8 + 7. */
+static inline void rsv__kw_key_store(uint8_t *key, uint64_t local, uint64_t S, const uint8_t *data, uint64_t sb,
+                                     uint64_t pend)
+{
+    uint64_t d0 = local >> 3, n = ((local + S) >> 3) - d0; /* bytes to write */
+    if (n == 0) return;
+    unsigned u = (unsigned)(local & 7);
+    uint64_t lend = (sb + S + 7) >> 3;
+    uint64_t first = rsv__kw_window(data, sb, lend, pend) >> u;
+    if (u) first |= (uint64_t)(key[d0] & (uint8_t)(0xFFu << (8 - u))) << 56;
+    rsv__kw_store_be64(key + d0, first);
+    for (uint64_t j = 1; 7 * j < n; j++)
+        rsv__kw_store_be64(key + d0 + 7 * j, rsv__kw_window(data, sb - u + 56 * j, lend, pend));
+}
+
+/* Copy nbytes whole bytes from data bit sb (any alignment) to dst; dst
+ * writable to nbytes + 7. Long copies go 8 bytes per load through a 2-word
+ * shift window while both words are inside the stream. */
+static inline void rsv__kw_copy_bytes(uint8_t *dst, const uint8_t *data, uint64_t sb, uint64_t nbytes,
+                                      uint64_t pend)
+{
+    if (nbytes == 0) return;
+    uint64_t lend = (sb + 8 * nbytes + 7) >> 3, j = 0;
+    unsigned s = (unsigned)(sb & 7);
+    if (s) {
+        uint64_t q = sb >> 3;
+        /* words at q + j and q + j + 8 both inside the stream, and the pair
+         * still needed: 8 output bytes need bits up to q + j + 8 */
+        while (j + 8 <= nbytes && q + j + 16 <= pend) {
+            uint64_t a = rsv__load_be64(data + q + j), b = rsv__load_be64(data + q + j + 8);
+            rsv__kw_store_be64(dst + j, (a << s) | (b >> (64 - s))); /* 1 <= s <= 7 */
+            j += 8;
+        }
+    } else {
+        uint64_t q = sb >> 3;
+        uint64_t whole = nbytes & ~(uint64_t)7;
+        if (whole) memcpy(dst, data + q, (size_t)whole); /* every byte is a value byte */
+        j = whole;
+    }
+    for (; j < nbytes; j += 7) rsv__kw_store_be64(dst + j, rsv__kw_window(data, sb + 8 * j, lend, pend));
 }
 
 #endif

@@ -18,9 +18,7 @@ rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f)
 {
     if (!c || !f) return RSV_ERR_INVALID_ARGUMENT;
     memset(c, 0, sizeof *c);
-    rsv_status st = rsv_kv03_frames_init(&c->fw, f);
-    c->fw.literal_words = 1; /* the key rebuild uses short literals as words */
-    return st;
+    return rsv_kv03_frames_init(&c->fw, f);
 }
 
 rsv_status rsv_kv03_cursor_reset(rsv_kv03_cursor *c, const rsv_kv03_file *f)
@@ -51,6 +49,12 @@ static rsv_status poison(rsv_kv03_cursor *c, rsv_status st, uint64_t record)
     return st;
 }
 
+/* Make the key buffer hold `need` key bytes plus the word stores' slack. */
+static rsv_status key_room(uint8_t **buf, size_t *cap, uint64_t need)
+{
+    return rsv__grow_bytes(buf, cap, need + RSV_KW_SLACK);
+}
+
 static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int materialize)
 {
     if (!c || !out || !more) return RSV_ERR_INVALID_ARGUMENT;
@@ -59,29 +63,28 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     const rsv_kv03_file *f = c->fw.f;
     if (c->fw.i >= f->N) return RSV_OK;
     uint64_t i = c->fw.i;
-    uint64_t prev_logical = i == 0 ? f->dict_bits : f->dict_bits + 8 * (uint64_t)c->key_len;
+    uint64_t old_len = c->key_len;
+    uint64_t prev_logical = i == 0 ? f->dict_bits : f->dict_bits + 8 * old_len;
     rsv_kv03_frame fr;
-    rsv_status st = rsv__kv03_parse_frame(&c->fw, &fr);
-    if (st) return poison(c, st, i);
-    if (fr.retained > prev_logical) return poison(c, RSV_ERR_MISSING_PREFIX, i); /* step 6 */
-    /* fr.local <= 8 * key_len now; compare literal with the old tail (step 7) */
-    uint64_t tail_bits = 8 * (uint64_t)c->key_len - fr.local;
-    int words = fr.literal_inline && tail_bits <= 64; /* the common short-literal case */
-    if (i > 0) {
-        int cmp = words ? rsv__compare_words(fr.literal_word, (unsigned)fr.literal.len,
-                                        rsv__key_tail_word(c->key, c->key_len, fr.local), (unsigned)tail_bits)
-                        : rsv_view_compare(fr.literal, rsv_view_make(c->key, fr.local, tail_bits));
-        if (cmp <= 0) return poison(c, RSV_ERR_UNSORTED, i);
+    if (RSV_UNLIKELY(!rsv__kv03_parse_fast(&c->fw, &fr))) {
+        rsv_status st = rsv__kv03_parse_generic(&c->fw, &fr);
+        if (st) return poison(c, st, i);
     }
+    if (fr.retained > prev_logical) return poison(c, RSV_ERR_MISSING_PREFIX, i); /* step 6 */
+    /* fr.local <= 8 * key_len now: the keys share their first fr.local bits,
+     * so step 7 compares the literal with the old key from there on. The
+     * buffer holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
+    uint64_t pend = rsv__kw_end_byte(f->data);
+    const uint8_t *src = fr.literal.data;
+    uint64_t sb = fr.literal.off, S = fr.literal.len;
+    if (i > 0 && !rsv__kw_key_greater(c->key, old_len, fr.local, S, src, sb, pend))
+        return poison(c, RSV_ERR_UNSORTED, i);
     uint64_t nbytes = fr.key_bits / 8;
-    st = rsv__grow_bytes(&c->key, &c->key_cap, nbytes ? nbytes : 1);
+    rsv_status st = key_room(&c->key, &c->key_cap, nbytes);
     if (st) return poison(c, st, i);
-    if (fr.literal_inline)
-        rsv__store_word(c->key, fr.key_bits, fr.literal_word, (unsigned)fr.literal.len);
-    else
-        rsv_bits_store(c->key, fr.local, fr.literal);
+    rsv__kw_key_store(c->key, fr.local, S, src, sb, pend);
     c->key_len = (size_t)nbytes;
-    if (c->fw.i == f->N) {
+    if (RSV_UNLIKELY(c->fw.i == f->N)) {
         st = rsv__kv03_terminal(&c->fw);
         if (st) return poison(c, st, i);
     }
@@ -94,7 +97,7 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     out->value.len = (size_t)fr.value.len;
     out->value.data = NULL; /* skipped: the state and length are known, the bytes are not copied */
     if (materialize) {
-        st = rsv__value_bytes(&fr.value, &c->val, &c->val_cap, &out->value.data);
+        st = rsv__value_bytes(&fr.value, pend, &c->val, &c->val_cap, &out->value.data);
         if (st) return poison(c, st, i);
     }
     *more = 1;

@@ -20,13 +20,13 @@ rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f)
     return RSV_OK;
 }
 
-rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out)
+rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out)
 {
     const rsv_kv03_file *f = fw->f;
     rsv_reader *r = &fw->r;
     uint64_t i = fw->i, c = f->dict_bits, W = f->policy.W;
     uint64_t start = rsv_reader_position(r);
-    int block_start = i % W == 0;
+    int block_start = i == fw->next_block; /* i mod W == 0 on a sequential walk */
     rsv_status st;
     uint64_t R;
     if (block_start) {
@@ -61,6 +61,7 @@ rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     if (st) return st;
     if (f->cw_present && out->value.width != f->cw) return RSV_ERR_VALUE_WIDTH;
     fw->cont_prev = R + S; /* step 5: c + local + S (u64, wraps only for corrupt input) */
+    if (block_start) fw->next_block = i + W < i ? UINT64_MAX : i + W; /* no block start past 2^64 - 1 */
     out->index = i;
     out->start = start;
     out->end = rsv_reader_position(r);
@@ -70,6 +71,12 @@ rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     out->key_bits = local + S;
     fw->i = i + 1;
     return RSV_OK;
+}
+
+rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out)
+{
+    if (RSV_LIKELY(rsv__kv03_parse_fast(fw, out))) return RSV_OK;
+    return rsv__kv03_parse_generic(fw, out);
 }
 
 rsv_status rsv__kv03_terminal(const rsv_kv03_frames *fw)

@@ -8,6 +8,129 @@
 /* Parse record fw->i (steps 1–5), advance fw->i and fw->cont_prev. On
  * failure nothing is recorded in fw->diag: callers poison themselves. */
 rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out);
+/* The same without trying rsv__kv03_parse_fast first (its fallback). */
+rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out);
+
+/* ---- the fast frame parse ------------------------------------------------
+ *
+ * Why: the generic parse works on fw->r through a pointer and calls
+ * out-of-line decoders (rsv_read_value), so the reader's pos/cache/n go
+ * through memory for every field. Here the reader is copied into a local
+ * that never escapes (the compiler keeps it in registers), the codes are
+ * decoded with the inline cache decoders, and refills are only the 8-byte
+ * in-bounds form. Anything else — a code longer than the cache, a refill
+ * within 8 bytes of the stream's end, and every error — makes it return 0
+ * having changed nothing, and the caller runs the generic parse from the
+ * same state. Success therefore gives exactly the generic parse's result
+ * and the failure paths are the generic ones by construction. */
+
+/* Refill with the 8-byte load only (CODES.md §5.2): 0 when fewer than 64 - s
+ * bits remain, where only the exact tail load would be in bounds. */
+static inline int rsv__fast_fill(rsv_reader *r)
+{
+    uint64_t bit = r->off + r->pos;
+    unsigned s = (unsigned)(bit & 7);
+    if (RSV_UNLIKELY(r->len - r->pos < 64u - s)) return 0;
+    r->cache = rsv__load_be64(r->data + (bit >> 3)) << s;
+    r->n = 64u - s;
+    return 1;
+}
+
+static inline int rsv__fast_eg0(rsv_reader *r, uint64_t *v)
+{
+    return rsv__eg0_try(r, v) || (rsv__fast_fill(r) && rsv__eg0_try(r, v));
+}
+
+/* take(n)/skip(n) without loads (A3); 0 when n passes the end. */
+static inline int rsv__fast_skip(rsv_reader *r, uint64_t nbits)
+{
+    if (nbits <= r->n) {
+        rsv__consume(r, (unsigned)nbits);
+        return 1;
+    }
+    if (nbits > r->len - r->pos) return 0;
+    r->pos += nbits;
+    r->cache = 0;
+    r->n = 0;
+    return 1;
+}
+
+/* A value (KV03.md §1.3) as rsv_read_value decodes it; 0 on anything else. */
+static inline int rsv__fast_value(rsv_reader *r, rsv_value_span *v)
+{
+    uint64_t start = r->pos, n;
+    if (r->n == 0 && !rsv__fast_fill(r)) return 0;
+    unsigned tag = (unsigned)(r->cache >> 63);
+    rsv__consume_lt64(r, 1);
+    if (!tag) {
+        v->kind = RSV_VALUE_TOMBSTONE;
+        v->len = 0;
+        v->bytes = rsv_view_make(NULL, 0, 0);
+        v->width = 1;
+        return 1;
+    }
+    if (!rsv__fast_eg0(r, &n) || n > (r->len - r->pos) / 8) return 0;
+    v->bytes = rsv_view_make(r->data, r->off + r->pos, 8 * n);
+    rsv__fast_skip(r, 8 * n); /* in range: checked above */
+    v->kind = RSV_VALUE_PRESENT;
+    v->len = n;
+    v->width = r->pos - start;
+    return 1;
+}
+
+static inline int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
+{
+    const rsv_kv03_file *f = fw->f;
+    rsv_reader r = fw->r; /* local: registers, not memory */
+    uint64_t i = fw->i, c = f->dict_bits, start = r.pos, R, S;
+    int block_start = i == fw->next_block;
+    if (block_start) {
+        if (i > 0) { /* step 1: one EF select per block */
+            uint64_t bo;
+            if (rsv_kv03_block_offset(f, i / f->policy.W, &bo) != RSV_OK || bo != start) return 0;
+        }
+        if (!rsv__fast_eg0(&r, &R) || R < c) return 0;
+    } else {
+        uint64_t b;
+        int ok;
+        if (f->policy.code == RSV_BACKSPACE_EG) {
+            if (f->policy.param == 0) ok = rsv__fast_eg0(&r, &b);
+            else ok = rsv__eg_try(&r, (unsigned)f->policy.param, &b) ||
+                      (rsv__fast_fill(&r) && rsv__eg_try(&r, (unsigned)f->policy.param, &b));
+        } else {
+            ok = rsv__golomb_try(&r, &fw->golomb, &b) || (rsv__fast_fill(&r) && rsv__golomb_try(&r, &fw->golomb, &b));
+        }
+        if (!ok || b > fw->cont_prev) return 0;
+        R = fw->cont_prev - b;
+        if (R < c) return 0;
+    }
+    uint64_t local = R - c;
+    if (!rsv__fast_eg0(&r, &S)) return 0;
+    out->literal_inline = 0;
+    if (fw->literal_words) { /* the public short-literal option, as rsv__literal_peek */
+        if (S <= 57 && S > r.n && S <= r.len - r.pos && !rsv__fast_fill(&r)) return 0;
+        if (S <= r.n) {
+            out->literal_word = rsv__top(r.cache, (unsigned)S);
+            out->literal_inline = 1;
+        }
+    }
+    out->literal = rsv_view_make(r.data, r.off + r.pos, S);
+    if (!rsv__fast_skip(&r, S) || (local + S) % 8 != 0) return 0;
+    if (!rsv__fast_value(&r, &out->value)) return 0;
+    if (f->cw_present && out->value.width != f->cw) return 0;
+    fw->r = r;
+    fw->cont_prev = R + S;
+    if (block_start) fw->next_block = i + f->policy.W < i ? UINT64_MAX : i + f->policy.W;
+    out->index = i;
+    out->start = start;
+    out->end = r.pos;
+    out->block_start = block_start;
+    out->retained = R;
+    out->local = local;
+    out->key_bits = local + S;
+    fw->i = i + 1;
+    return 1;
+}
 /* After record N-1: position = data extent and cont_prev = terminal length. */
 rsv_status rsv__kv03_terminal(const rsv_kv03_frames *fw);
 

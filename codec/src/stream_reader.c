@@ -9,6 +9,7 @@
 
 #include "buffer.h"
 #include "key_words.h"
+#include "kv03_walk.h"
 
 rsv_status rsv_stream_reader_init(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
                                   uint64_t code_bits)
@@ -74,48 +75,74 @@ static rsv_status selector(rsv_stream_reader *sr)
     return RSV_OK;
 }
 
-static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
+/* One record's fields up to the end of its value (§10, §2.1, §1.3). */
+typedef struct parsed {
+    uint64_t kept, S; /* key bits kept from the previous key, literal bits */
+    rsv_view lit;
+    rsv_value_span v;
+} parsed;
+
+static rsv_status parse_generic(rsv_stream_reader *sr, parsed *p)
 {
     rsv_status st = selector(sr);
     if (st) return st;
-    uint64_t prev_bits = 8 * (uint64_t)sr->key_len, bk, S; /* §2.1 */
+    uint64_t prev_bits = 8 * (uint64_t)sr->key_len, bk; /* §2.1 */
     st = rsv_read_eg0(&sr->r, &bk);
     if (st) return st;
     if (bk > prev_bits) return RSV_ERR_BACKSPACE_EXCEEDS_KEY;
-    uint64_t kept = prev_bits - bk;
-    st = rsv_read_eg0(&sr->r, &S);
+    p->kept = prev_bits - bk;
+    st = rsv_read_eg0(&sr->r, &p->S);
     if (st) return st;
-    rsv_view lit;
-    uint64_t word = 0;
-    int inline_lit = rsv__literal_peek(&sr->r, S, &word);
-    st = rsv_take(&sr->r, S, &lit);
+    st = rsv_take(&sr->r, p->S, &p->lit);
     if (st) return st;
-    if ((kept + S) % 8 != 0) return RSV_ERR_KEY_ENDS_INSIDE_BYTE;
-    rsv_value_span v;
-    st = rsv_read_value(&sr->r, &v);
-    if (st) return st;
-    /* order (i > 0): the new key shares [0, kept) with the old one */
-    if (sr->i > 0) {
-        uint64_t tail = prev_bits - kept;
-        int cmp = inline_lit && tail <= 64
-                      ? rsv__compare_words(word, (unsigned)S, rsv__key_tail_word(sr->key, sr->key_len, kept),
-                                           (unsigned)tail)
-                      : rsv_view_compare(lit, rsv_view_make(sr->key, kept, tail));
-        if (cmp <= 0) return RSV_ERR_UNSORTED;
+    if ((p->kept + p->S) % 8 != 0) return RSV_ERR_KEY_ENDS_INSIDE_BYTE;
+    return rsv_read_value(&sr->r, &p->v);
+}
+
+/* The common record i > 0 with selector backspace 0, on a local copy of the
+ * reader (registers, not memory) with in-bounds 8-byte refills only; 0, with
+ * nothing changed, for anything else: record 0, a selector backspace > 0, a
+ * code longer than the cache, the last bytes of the stream, every error.
+ * The generic parse then runs from the same state (kv03_walk.h explains). */
+static inline int parse_fast(rsv_stream_reader *sr, parsed *p)
+{
+    if (RSV_UNLIKELY(sr->i == 0)) return 0;
+    rsv_reader r = sr->r;
+    uint64_t b, bk, prev_bits = 8 * (uint64_t)sr->key_len;
+    if (!rsv__fast_eg0(&r, &b) || b != 0) return 0;
+    if (!rsv__fast_eg0(&r, &bk) || bk > prev_bits) return 0;
+    p->kept = prev_bits - bk;
+    if (!rsv__fast_eg0(&r, &p->S)) return 0;
+    p->lit = rsv_view_make(r.data, r.off + r.pos, p->S);
+    if (!rsv__fast_skip(&r, p->S) || (p->kept + p->S) % 8 != 0) return 0;
+    if (!rsv__fast_value(&r, &p->v)) return 0;
+    sr->r = r;
+    return 1;
+}
+
+static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
+{
+    parsed p;
+    if (RSV_UNLIKELY(!parse_fast(sr, &p))) {
+        rsv_status st = parse_generic(sr, &p);
+        if (st) return st;
     }
-    uint64_t nbytes = (kept + S) / 8; /* kept <= prev_bits and S <= E: no wrap */
-    st = rsv__grow_bytes(&sr->key, &sr->key_cap, nbytes ? nbytes : 1);
+    /* order (i > 0): the new key shares [0, kept) with the old one, so only
+     * the literal is compared with the old key from there on. The key buffer
+     * holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
+    uint64_t pend = rsv__kw_end_byte(rsv_reader_view(&sr->r));
+    if (sr->i > 0 && !rsv__kw_key_greater(sr->key, sr->key_len, p.kept, p.S, p.lit.data, p.lit.off, pend))
+        return RSV_ERR_UNSORTED;
+    uint64_t nbytes = (p.kept + p.S) / 8; /* kept <= prev_bits and S <= E: no wrap */
+    rsv_status st = rsv__grow_bytes(&sr->key, &sr->key_cap, nbytes + RSV_KW_SLACK);
     if (st) return st;
-    if (inline_lit)
-        rsv__store_word(sr->key, kept + S, word, (unsigned)S);
-    else
-        rsv_bits_store(sr->key, kept, lit);
+    rsv__kw_key_store(sr->key, p.kept, p.S, p.lit.data, p.lit.off, pend);
     sr->key_len = (size_t)nbytes;
-    out->value.kind = v.kind;
-    out->value.len = (size_t)v.len;
-    st = rsv__value_bytes(&v, &sr->val, &sr->val_cap, &out->value.data);
+    out->value.kind = p.v.kind;
+    out->value.len = (size_t)p.v.len;
+    st = rsv__value_bytes(&p.v, pend, &sr->val, &sr->val_cap, &out->value.data);
     if (st) return st;
-    out->value_span = v;
+    out->value_span = p.v;
     out->index = sr->i;
     out->key = sr->key;
     out->key_len = sr->key_len;

@@ -249,6 +249,7 @@ typedef struct rsv_kv03_frames {
     rsv_kv03_diag diag;
     int done;
     int literal_words; /* fill rsv_kv03_frame.literal_word (cursors set it) */
+    uint64_t next_block; /* index of the next block-start record (saves i mod W) */
 } rsv_kv03_frames;
 
 rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f);
