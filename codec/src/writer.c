@@ -6,6 +6,8 @@
 #include "reservoir/reader.h"
 #include "reservoir/writer.h"
 
+#include "bits_fast.h"
+
 void rsv_writer_init(rsv_writer *w)
 {
     w->buf = NULL;
@@ -54,8 +56,11 @@ rsv_status rsv_writer_reserve(rsv_writer *w, uint64_t extra)
     size_t need = (size_t)need64;
     if (need <= w->cap) return RSV_OK;
     if (!w->owned) return RSV_ERR_TOO_LARGE; /* the fixed buffer is the limit */
+    /* Grow to hold `need` plus RSV__WRITER_SLACK bytes, so the word-at-a-time
+     * paths (bits_fast.h), which store 8 bytes at a time, usually fit. */
+    size_t want = need <= SIZE_MAX - RSV__WRITER_SLACK ? need + RSV__WRITER_SLACK : need;
     size_t ncap = w->cap < 64 ? 64 : w->cap;
-    while (ncap < need) ncap = ncap > SIZE_MAX / 2 ? need : ncap * 2;
+    while (ncap < want) ncap = ncap > SIZE_MAX / 2 ? want : ncap * 2;
     uint8_t *nb = (uint8_t *)realloc(w->buf, ncap);
     if (!nb) return RSV_ERR_NOMEM; /* old buffer untouched */
     w->buf = nb;
@@ -83,6 +88,10 @@ rsv_status rsv_writer_finish(rsv_writer *w, uint8_t **out, size_t *nbytes)
 /* Append the low `width` bits of v (v < 2^width, width <= 64); space reserved. */
 static void append(rsv_writer *w, uint64_t v, unsigned width)
 {
+    if (width && width <= 57 && rsv__writer_has_slack(w, width)) { /* one 8-byte store */
+        w->nbits = rsv__put_bits(w->buf, w->nbits, v, width);
+        return;
+    }
     uint64_t idx = w->nbits >> 3;
     unsigned used = (unsigned)(w->nbits & 7);
     w->nbits += width;
@@ -181,6 +190,11 @@ rsv_status rsv_put_view(rsv_writer *w, rsv_view v)
 {
     rsv_status st = rsv_writer_reserve(w, v.len);
     if (st) return st;
+    if (v.len && rsv__writer_has_slack(w, v.len)) { /* word at a time */
+        w->nbits = rsv__copy_bits(w->buf, w->nbits, v.data, v.off, v.off, v.off + v.len, v.len);
+        return RSV_OK;
+    }
+    /* Near the end of a fixed buffer: 64 bits per read, one byte per store. */
     rsv_reader r;
     rsv_reader_init(&r, v);
     while (!rsv_reader_empty(&r)) {
@@ -204,6 +218,10 @@ rsv_status rsv_put_bytes(rsv_writer *w, const void *bytes, size_t n)
     if ((w->nbits & 7) == 0) { /* aligned: a plain copy */
         memcpy(w->buf + (w->nbits >> 3), p, n);
         w->nbits += (uint64_t)n * 8;
+        return RSV_OK;
+    }
+    if (rsv__writer_has_slack(w, (uint64_t)n * 8)) {
+        w->nbits = rsv__copy_bits(w->buf, w->nbits, p, 0, 0, (uint64_t)n * 8, (uint64_t)n * 8);
         return RSV_OK;
     }
     for (size_t i = 0; i < n; i++) append(w, p[i], 8);

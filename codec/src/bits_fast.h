@@ -1,0 +1,292 @@
+/* Private: word-at-a-time bit loads, compares, copies and appends for the
+ * writer and the merge.
+ *
+ * Why: copying or comparing a short sub-view through a fresh rsv_reader costs
+ * a slow-path read and a byte-wise tail refill per view, and the writer's
+ * append() stores one byte per iteration; in the merge these dominated
+ * (docs/performance.md). Here a source is read with one unaligned 8-byte
+ * load per 56 bits and a destination written with one 8-byte store per 56
+ * bits.
+ *
+ * Loads (CODES.md A1/A4): a source is a byte range [data, data + end/8
+ * rounded up) that holds the view; an 8-byte load is made only when all 8
+ * bytes lie inside that range, otherwise exactly the remaining bytes are
+ * loaded one by one. Callers pass end = the view's end bit, so no byte
+ * without a bit of the view is touched. Bits after the view's end inside its
+ * last byte may be loaded; callers mask them off.
+ *
+ * Stores: every store writes the 8 bytes at the destination byte, so the
+ * destination needs 8 bytes of slack after the byte that holds the last
+ * written bit (callers check capacity first). Bits before the destination
+ * bit inside its byte are kept; bits after the written ones, up to the end of
+ * the 8 stored bytes, become zero (the rsv_writer invariant wants them zero
+ * inside the last byte; later bytes are not content). */
+#ifndef RSV_BITS_FAST_H
+#define RSV_BITS_FAST_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "reservoir/reader.h"
+#include "reservoir/writer.h"
+
+/* Out of line on purpose (keeps the callers small enough to inline). */
+#if defined(__GNUC__) || defined(__clang__)
+#define RSV__OUT_OF_LINE __attribute__((noinline, unused)) static
+#else
+#define RSV__OUT_OF_LINE static
+#endif
+
+/* Growable writers allocate this many bytes beyond what was asked for, so
+ * the 8-byte stores below usually have room. */
+#define RSV__WRITER_SLACK 8
+
+/* Space for `extra` more bits is reserved; can they be appended with the
+ * 8-byte stores? (No store starts after byte (nbits + extra) / 8.) */
+static inline int rsv__writer_has_slack(const rsv_writer *w, uint64_t extra)
+{
+    return w->cap >= 8 && ((w->nbits + extra) >> 3) <= (uint64_t)(w->cap - 8);
+}
+
+static inline void rsv__store_be64(uint8_t *p, uint64_t x)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    x = __builtin_bswap64(x);
+    memcpy(p, &x, 8);
+#elif (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    memcpy(p, &x, 8);
+#else
+    for (int i = 7; i >= 0; i--) {
+        p[i] = (uint8_t)x;
+        x >>= 8;
+    }
+#endif
+}
+
+/* Mask keeping the top t bits, 1 <= t <= 64 (t = 0 would shift by 64). */
+static inline uint64_t rsv__top_mask(unsigned t) { return ~(UINT64_MAX >> (t - 1) >> 1); }
+
+static inline uint32_t rsv__be32(const uint8_t *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+#if (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return __builtin_bswap32(x);
+#elif (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return x;
+#else
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+#endif
+}
+
+static inline uint32_t rsv__be16(const uint8_t *p) { return ((uint32_t)p[0] << 8) | p[1]; }
+
+/* Bits [bit, bit + 57) of data (at least 57 of them, fewer only at the
+ * source end), left-aligned; beg <= bit < end, [beg, end) being the source
+ * view. Loads only bytes holding bits in [beg, end): one 8-byte load at
+ * bit's byte when 8 bytes remain, else 8 bytes ending at the view's last
+ * byte when the view is that long (bytes before `bit` still hold view
+ * bits), else one or two overlapping 4-, 2- or 1-byte loads of exactly the
+ * remaining bytes. The low bits may hold source bits past what the caller
+ * wants: mask them. */
+static inline uint64_t rsv__load_bits(const uint8_t *data, uint64_t bit, uint64_t beg, uint64_t end)
+{
+    uint64_t byte = bit >> 3;
+    uint64_t end_byte = (end >> 3) + ((end & 7) != 0);
+    uint64_t nb = end_byte - byte, x;
+    if (RSV_LIKELY(nb >= 8)) {
+        x = rsv__load_be64(data + byte);
+    } else if (end_byte - (beg >> 3) >= 8) { /* back up inside the view */
+        x = rsv__load_be64(data + end_byte - 8) << (8 * (8 - nb)); /* nb >= 1: shift <= 56 */
+    } else {
+        /* nb in 1..7 bytes: first and last k bytes (k = 4, 2 or 1), ORed
+         * into place; overlapping bytes are the same bytes */
+        const uint8_t *p = data + byte;
+        unsigned sh = (unsigned)(64 - 8 * nb); /* where the last byte's low bit goes */
+        if (nb >= 4) {
+            x = ((uint64_t)rsv__be32(p) << 32) | ((uint64_t)rsv__be32(p + nb - 4) << sh);
+        } else if (nb >= 2) {
+            x = ((uint64_t)rsv__be16(p) << 48) | ((uint64_t)rsv__be16(p + nb - 2) << sh);
+        } else {
+            x = (uint64_t)p[0] << 56;
+        }
+    }
+    return x << (bit & 7);
+}
+
+/* Write the top t bits of x (1 <= t <= 57, lower bits of x zero) at
+ * destination bit dbit; returns dbit + t. Needs 8 bytes from dbit's byte. */
+static inline uint64_t rsv__put_word(uint8_t *buf, uint64_t dbit, uint64_t x, unsigned t)
+{
+    uint8_t *d = buf + (dbit >> 3);
+    unsigned u = (unsigned)(dbit & 7);
+    /* keep the first u bits of the partial byte; with u = 0 the byte is not
+     * content yet (it may hold anything), so keep nothing */
+    uint64_t head = (uint64_t)(*d & (uint8_t)(0xFF00u >> u)) << 56;
+    rsv__store_be64(d, head | (x >> u));
+    return dbit + t;
+}
+
+/* Append the low `width` bits of v (1 <= width <= 57, v < 2^width). */
+static inline uint64_t rsv__put_bits(uint8_t *buf, uint64_t dbit, uint64_t v, unsigned width)
+{
+    return rsv__put_word(buf, dbit, v << (64 - width), width);
+}
+
+/* EG0(v) for v < 2^28 - 1, whose code (2n - 1 <= 55 bits, n = bitlen(v + 1))
+ * is the integer v + 1 written in 2n - 1 bits. */
+#define RSV__EG0_FAST_MAX ((UINT64_C(1) << 28) - 2)
+static inline unsigned rsv__eg0_len_fast(uint64_t v)
+{
+    return 2 * (64 - RSV_CLZ64(v + 1)) - 1;
+}
+static inline uint64_t rsv__put_eg0_fast(uint8_t *buf, uint64_t dbit, uint64_t v)
+{
+    return rsv__put_bits(buf, dbit, v + 1, rsv__eg0_len_fast(v));
+}
+
+/* Copy len bits of src from sbit (source view [sbeg, send), sbit + len <=
+ * send) to buf at dbit; returns dbit + len. Needs 8 bytes of slack after the
+ * byte holding the last written bit. */
+static inline uint64_t rsv__copy_bits(uint8_t *buf, uint64_t dbit, const uint8_t *src, uint64_t sbit,
+                                      uint64_t sbeg, uint64_t send, uint64_t len)
+{
+    while (len >= 56) {
+        dbit = rsv__put_word(buf, dbit, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask(56), 56);
+        sbit += 56;
+        len -= 56;
+    }
+    if (len)
+        dbit = rsv__put_word(buf, dbit, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask((unsigned)len),
+                             (unsigned)len);
+    return dbit;
+}
+
+/* A bit accumulator for several appends in a row (one record of a merge):
+ * acc holds n pending bits, left-aligned, that start at byte p; it is
+ * stored only when the next field would not fit, so consecutive short fields
+ * cost a shift and an OR each. Same slack rule as the stores above. */
+typedef struct rsv__acc {
+    uint8_t *p;
+    uint64_t acc;
+    unsigned n; /* 0..64 */
+} rsv__acc;
+
+static inline rsv__acc rsv__acc_begin(uint8_t *buf, uint64_t dbit)
+{
+    rsv__acc a;
+    unsigned u = (unsigned)(dbit & 7);
+    a.p = buf + (dbit >> 3);
+    a.acc = (uint64_t)(*a.p & (uint8_t)(0xFF00u >> u)) << 56; /* see rsv__put_word */
+    a.n = u;
+    return a;
+}
+
+/* Append the top t bits of x (1 <= t <= 57, lower bits of x zero). */
+static inline void rsv__acc_put(rsv__acc *a, uint64_t x, unsigned t)
+{
+    if (a->n + t > 64) { /* n >= 8 here: move the whole bytes out */
+        rsv__store_be64(a->p, a->acc);
+        unsigned k = a->n >> 3; /* 1..8 */
+        a->p += k;
+        a->acc = (a->acc << 1) << (8 * k - 1); /* 8k may be 64: two shifts */
+        a->n -= 8 * k;
+    }
+    a->acc |= x >> a->n; /* n <= 63 */
+    a->n += t;
+}
+
+static inline void rsv__acc_bits(rsv__acc *a, uint64_t v, unsigned width) /* 1..57, v < 2^width */
+{
+    rsv__acc_put(a, v << (64 - width), width);
+}
+
+/* The bulk of a long copy, 64 bits per step: source words are loaded from
+ * whole bytes and funnel-shifted by the source bit offset, and the pending
+ * destination bits (n <= 7 after the first store) are merged in the same
+ * way. Every load reads 8 bytes at or after sbit's byte and ends at or
+ * before the source's last byte (the loop bound), so it stays inside the
+ * view. Copies a multiple of 64 bits and returns how many; the caller
+ * finishes the rest. */
+RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t send,
+                                              uint64_t len)
+{
+    uint64_t end_byte = (send >> 3) + ((send & 7) != 0);
+    const uint8_t *p = src + (sbit >> 3);
+    unsigned s = (unsigned)(sbit & 7);
+    /* steps: each consumes 64 source bits and loads bytes up to p + 16 */
+    uint64_t avail = end_byte - (sbit >> 3); /* bytes from p to the source end */
+    uint64_t steps = len / 64;
+    if (avail < 16) return 0;
+    if (steps > (avail - 16) / 8 + 1) steps = (avail - 16) / 8 + 1;
+    /* flush the accumulator to n <= 7 pending bits */
+    rsv__store_be64(a->p, a->acc);
+    unsigned k = a->n >> 3;
+    a->p += k;
+    if (k) a->acc = (a->acc << 1) << (8 * k - 1); /* 8k may be 64 */
+    a->n -= 8 * k;
+    uint8_t *d = a->p;
+    uint64_t acc = a->acc;
+    unsigned n = a->n;
+    uint64_t w0 = rsv__load_be64(p);
+    for (uint64_t i = 0; i < steps; i++) {
+        uint64_t w1 = rsv__load_be64(p + 8 * (i + 1));
+        uint64_t x = (w0 << s) | ((w1 >> 1) >> (63 - s)); /* s = 0: the second part is 0 */
+        w0 = w1;
+        rsv__store_be64(d, acc | (x >> n));
+        d += 8;
+        acc = (x << (63 - n)) << 1; /* the low n bits of x, left-aligned (0 for n = 0) */
+    }
+    a->p = d;
+    a->acc = acc;
+    return 64 * steps;
+}
+
+static inline void rsv__acc_copy(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t sbeg, uint64_t send,
+                                 uint64_t len)
+{
+    if (RSV_UNLIKELY(len >= 128)) { /* long (values): 64 bits per step, see rsv__acc_copy_bulk */
+        uint64_t done = rsv__acc_copy_bulk(a, src, sbit, send, len);
+        sbit += done;
+        len -= done;
+    }
+    for (; len >= 56; sbit += 56, len -= 56)
+        rsv__acc_put(a, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask(56), 56);
+    if (len) rsv__acc_put(a, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask((unsigned)len), (unsigned)len);
+}
+
+/* Store what is pending; returns the destination bit position. */
+static inline uint64_t rsv__acc_end(rsv__acc *a, const uint8_t *buf)
+{
+    rsv__store_be64(a->p, a->acc);
+    return 8 * (uint64_t)(a->p - buf) + a->n;
+}
+
+/* A source view for the compare below: bits [beg, end) of data. */
+typedef struct rsv__src {
+    const uint8_t *data;
+    uint64_t beg, end;
+} rsv__src;
+
+/* Bit-string lcp and order of a = bits [abit, abit + la) of view `a` and b
+ * likewise: returns <0, 0, >0 like rsv_view_lcp and sets *lcp. */
+static inline int rsv__lcp_bits(rsv__src a, uint64_t abit, uint64_t la, rsv__src b, uint64_t bbit,
+                                uint64_t lb, uint64_t *lcp)
+{
+    uint64_t m = la < lb ? la : lb;
+    for (uint64_t i = 0; i < m; i += 56) {
+        unsigned t = m - i < 56 ? (unsigned)(m - i) : 56;
+        uint64_t x = rsv__load_bits(a.data, abit + i, a.beg, a.end);
+        uint64_t d = (x ^ rsv__load_bits(b.data, bbit + i, b.beg, b.end)) & rsv__top_mask(t);
+        if (d) {
+            unsigned z = RSV_CLZ64(d);
+            *lcp = i + z;
+            /* the differing bit is set in exactly one of them: a's if a is larger */
+            return (x << z) >> 63 ? 1 : -1;
+        }
+    }
+    *lcp = m;
+    return la < lb ? -1 : la > lb;
+}
+
+#endif

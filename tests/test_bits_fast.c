@@ -1,0 +1,211 @@
+/* The word-at-a-time paths of codec/src/bits_fast.h against bit-at-a-time
+ * references: rsv_put_view / rsv_put_bytes / rsv_put (which use them when the
+ * writer has slack, and the old loops when it has not), and the private
+ * compare and copy helpers the merge uses, at every source and destination
+ * bit offset 0..7, lengths 0..>128 bits, views flush with the start and the
+ * end of exactly-sized heap buffers (ASan reports any byte loaded outside),
+ * and fixed writers with and without room for 8-byte stores. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reservoir/reservoir.h"
+
+#include "../codec/src/bits_fast.h"
+
+static unsigned get_bit(const uint8_t *p, uint64_t i) { return (p[i >> 3] >> (7 - (i & 7))) & 1u; }
+static void set_bit(uint8_t *p, uint64_t i, unsigned b)
+{
+    if (b) p[i >> 3] |= (uint8_t)(0x80u >> (i & 7));
+    else p[i >> 3] &= (uint8_t)~(0x80u >> (i & 7));
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* An exactly-sized heap copy of n random bytes (ASan's redzones follow it). */
+static uint8_t *random_bytes(size_t n)
+{
+    uint8_t *p = malloc(n ? n : 1);
+    cr_assert(p);
+    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)rnd();
+    return p;
+}
+
+/* Writer holding `pre` random bits; returns them in ref (bit string). */
+static void prefill(rsv_writer *w, unsigned pre, uint8_t *ref)
+{
+    for (unsigned i = 0; i < pre; i++) {
+        unsigned b = (unsigned)(rnd() & 1);
+        cr_assert_eq(rsv_put(w, b, 1), RSV_OK);
+        set_bit(ref, i, b);
+    }
+}
+
+/* Contents and the zero-padding invariant of the last byte. */
+static void check_writer(const rsv_writer *w, const uint8_t *ref, uint64_t nbits, const char *what,
+                         unsigned a, unsigned b, unsigned c)
+{
+    cr_assert_eq(rsv_writer_bits(w), nbits, "%s %u/%u/%u: %llu bits", what, a, b, c,
+                 (unsigned long long)rsv_writer_bits(w));
+    for (uint64_t i = 0; i < nbits; i++)
+        cr_assert_eq(get_bit(w->buf, i), get_bit(ref, i), "%s %u/%u/%u: bit %llu", what, a, b, c,
+                     (unsigned long long)i);
+    for (uint64_t i = nbits; i % 8; i++)
+        cr_assert_eq(get_bit(w->buf, i), 0, "%s %u/%u/%u: padding bit %llu", what, a, b, c,
+                     (unsigned long long)i);
+}
+
+/* put_view: source offset 0..7 (and 13), destination offset 0..7 (and 67),
+ * length 0..200; the view ends flush with its buffer, or starts flush with
+ * it, and fixed writers get exactly the bytes needed (old loop) or slack. */
+Test(bits_fast, put_view_every_offset)
+{
+    static const unsigned srcoffs[] = {0, 1, 2, 3, 4, 5, 6, 7, 13};
+    static const unsigned pres[] = {0, 1, 2, 3, 4, 5, 6, 7, 67};
+    for (unsigned so = 0; so < sizeof srcoffs / sizeof *srcoffs; so++)
+        for (unsigned len = 0; len <= 200; len++) {
+            unsigned off = srcoffs[so];
+            size_t nb = (off + len + 7) / 8;
+            uint8_t *src = random_bytes(nb + 2);
+            for (unsigned flush = 0; flush < 2; flush++) {
+                /* flush 0: view ends at the buffer's end; 1: starts at its first byte */
+                const uint8_t *base = flush ? src : src + 2;
+                rsv_view v = rsv_view_make(base, off, len);
+                for (unsigned pi = 0; pi < sizeof pres / sizeof *pres; pi++) {
+                    unsigned pre = pres[pi];
+                    uint8_t ref[64] = {0};
+                    for (int kind = 0; kind < 3; kind++) {
+                        /* 0: growable; 1: fixed, exact size; 2: fixed with slack */
+                        uint8_t store[64 + 16];
+                        memset(store, 0xEE, sizeof store);
+                        rsv_writer w;
+                        size_t need = (pre + len + 7) / 8;
+                        if (kind == 0) rsv_writer_init(&w);
+                        else rsv_writer_init_fixed(&w, store, kind == 1 ? need : need + 9);
+                        rng_state ^= len;
+                        prefill(&w, pre, ref);
+                        for (unsigned i = 0; i < len; i++) set_bit(ref, pre + i, get_bit(base, off + i));
+                        cr_assert_eq(rsv_put_view(&w, v), RSV_OK);
+                        check_writer(&w, ref, pre + len, "put_view", off, len, pre * 4 + (unsigned)kind);
+                        if (kind == 1)
+                            for (size_t i = need; i < sizeof store; i++)
+                                cr_assert_eq(store[i], 0xEE, "byte %zu past a fixed buffer written", i);
+                        rsv_writer_free(&w);
+                    }
+                }
+            }
+            free(src);
+        }
+}
+
+Test(bits_fast, put_bytes_and_put_every_offset)
+{
+    for (unsigned pre = 0; pre < 8; pre++) {
+        for (size_t n = 0; n <= 40; n++) {
+            uint8_t *src = random_bytes(n);
+            uint8_t ref[64] = {0};
+            rsv_writer w;
+            rsv_writer_init(&w);
+            prefill(&w, pre, ref);
+            for (size_t i = 0; i < 8 * n; i++) set_bit(ref, pre + i, get_bit(src, i));
+            cr_assert_eq(rsv_put_bytes(&w, src, n), RSV_OK);
+            check_writer(&w, ref, pre + 8 * n, "put_bytes", pre, (unsigned)n, 0);
+            rsv_writer_free(&w);
+            free(src);
+        }
+        for (unsigned width = 0; width <= 64; width++) {
+            uint8_t ref[64] = {0};
+            rsv_writer w;
+            rsv_writer_init(&w);
+            prefill(&w, pre, ref);
+            uint64_t v = width == 64 ? rnd() : rnd() & ((UINT64_C(1) << width) - 1);
+            for (unsigned i = 0; i < width; i++) set_bit(ref, pre + i, (unsigned)(v >> (width - 1 - i)) & 1u);
+            /* twice: the second lands on the first one's offset */
+            cr_assert_eq(rsv_put(&w, v, width), RSV_OK);
+            for (unsigned i = 0; i < width; i++)
+                set_bit(ref, pre + width + i, (unsigned)(v >> (width - 1 - i)) & 1u);
+            cr_assert_eq(rsv_put(&w, v, width), RSV_OK);
+            check_writer(&w, ref, pre + 2 * width, "put", pre, width, 0);
+            rsv_writer_free(&w);
+        }
+    }
+}
+
+/* rsv__lcp_bits: both sides at offsets 0..7, common prefix 0..len, lengths
+ * up to 150, equal strings and proper prefixes; sources exactly sized and
+ * the compared range flush with the view's end or start. */
+Test(bits_fast, lcp_every_offset)
+{
+    for (unsigned oa = 0; oa < 8; oa++)
+        for (unsigned ob = 0; ob < 8; ob += (oa % 2) + 1)
+            for (unsigned la = 0; la <= 150; la += 1 + (la > 70) * 3) {
+                unsigned lbs[] = {la, la + 1, la > 0 ? la - 1 : 0, la + 9, 3};
+                for (unsigned li = 0; li < 5; li++) {
+                    unsigned lb = lbs[li];
+                    unsigned m = la < lb ? la : lb;
+                    for (unsigned cp = 0; cp <= m; cp += 1 + (m > 64) * 4) {
+                        size_t na = (oa + la + 7) / 8, nb = (ob + lb + 7) / 8;
+                        uint8_t *a = random_bytes(na), *b = random_bytes(nb);
+                        for (unsigned i = 0; i < m; i++) set_bit(b, ob + i, get_bit(a, oa + i));
+                        if (cp < m) set_bit(b, ob + cp, !get_bit(a, oa + cp)); /* first difference */
+                        uint64_t ref_lcp = cp < m ? cp : m;
+                        int ref = cp < m ? (get_bit(a, oa + cp) ? 1 : -1) : (la < lb ? -1 : la > lb);
+                        rsv__src sa = {a, oa, oa + la}, sb = {b, ob, ob + lb};
+                        uint64_t got = 99;
+                        int c = rsv__lcp_bits(sa, oa, la, sb, ob, lb, &got);
+                        cr_assert_eq(c < 0 ? -1 : c > 0, ref, "%u %u %u %u %u", oa, ob, la, lb, cp);
+                        cr_assert_eq(got, ref_lcp, "%u %u %u %u %u", oa, ob, la, lb, cp);
+                        /* the public compare agrees */
+                        uint64_t vl = 77;
+                        int vc = rsv_view_lcp(rsv_view_make(a, oa, la), rsv_view_make(b, ob, lb), &vl);
+                        cr_assert_eq(vc < 0 ? -1 : vc > 0, ref);
+                        cr_assert_eq(vl, ref_lcp);
+                        free(a);
+                        free(b);
+                        if (m == 0) break;
+                    }
+                }
+            }
+}
+
+/* rsv__copy_bits from the middle of a view: the tail loads back up inside
+ * the view (never before its first byte) when fewer than 8 bytes remain. */
+Test(bits_fast, copy_from_inside_a_view)
+{
+    for (unsigned vbeg = 0; vbeg < 8; vbeg++)
+        for (unsigned vlen = 0; vlen <= 300; vlen += 1 + (vlen > 140) * 5) {
+            size_t n = (vbeg + vlen + 7) / 8;
+            uint8_t *src = random_bytes(n);
+            for (unsigned skip = 0; skip <= vlen; skip += 1 + (vlen > 40) * 6)
+                for (unsigned d = 0; d < 8; d++) {
+                    uint8_t dst[64], ref[64];
+                    for (size_t i = 0; i < sizeof dst; i++) dst[i] = ref[i] = (uint8_t)rnd();
+                    unsigned len = vlen - skip;
+                    for (unsigned i = 0; i < len; i++) set_bit(ref, d + i, get_bit(src, vbeg + skip + i));
+                    uint64_t end = rsv__copy_bits(dst, d, src, vbeg + skip, vbeg, vbeg + vlen, len);
+                    cr_assert_eq(end, d + len);
+                    for (unsigned i = 0; i < d + len; i++)
+                        cr_assert_eq(get_bit(dst, i), get_bit(ref, i), "vbeg %u vlen %u skip %u d %u bit %u",
+                                     vbeg, vlen, skip, d, i);
+                    /* the merge writer's accumulator copy (64-bit bulk loop
+                     * from 128 bits on), after d + 1 bits */
+                    rsv__acc a = rsv__acc_begin(dst, d);
+                    rsv__acc_bits(&a, 1, 1);
+                    rsv__acc_copy(&a, src, vbeg + skip, vbeg, vbeg + vlen, len);
+                    cr_assert_eq(rsv__acc_end(&a, dst), d + 1 + len);
+                    set_bit(ref, d, 1);
+                    for (unsigned i = 0; i < len; i++) set_bit(ref, d + 1 + i, get_bit(src, vbeg + skip + i));
+                    for (unsigned i = 0; i < d + 1 + len; i++)
+                        cr_assert_eq(get_bit(dst, i), get_bit(ref, i), "acc: vbeg %u vlen %u skip %u d %u bit %u",
+                                     vbeg, vlen, skip, d, i);
+                }
+            free(src);
+        }
+}
