@@ -75,38 +75,32 @@ static inline uint64_t rsv__kw_window(const uint8_t *data, uint64_t x, uint64_t 
     return w << (x & 7); /* < 8 */
 }
 
-/* Top t bytes of a word set, 1 <= t <= 8. */
-static inline uint64_t rsv__kw_bytes_mask(uint64_t t) { return ~(UINT64_MAX >> (8 * t - 1) >> 1); }
-
 /* The new key K = old[0, local) ‖ literal, literal = the S bits of data at
  * absolute bit sb, against the old key (old_len bytes, in key): 1 if K is
  * greater (KV03.md §1.1 order), else 0. Both share their first local bits,
- * so only bytes from local / 8 on are compared, 7 at a time; the inherited
- * top bits of the first byte are taken from the old key. Needs
- * local <= 8 * old_len and (local + S) % 8 == 0, key readable to
- * old_len + 7. Reads the literal's bytes only as far as needed. */
+ * so the literal is compared with the old key's bits [local, 8 old_len),
+ * 56 bits at a time; if one is a prefix of the other the longer is greater.
+ * Needs local <= 8 * old_len and key readable to old_len + 7. Reads the
+ * literal's bytes only as far as the comparison goes. */
 static inline int rsv__kw_key_greater(const uint8_t *key, uint64_t old_len, uint64_t local, uint64_t S,
                                       const uint8_t *data, uint64_t sb, uint64_t pend)
 {
-    uint64_t d0 = local >> 3, new_len = (local + S) >> 3;
+    uint64_t T = 8 * old_len - local, L = S < T ? S : T;
+    const uint8_t *k = key + (local >> 3);
     unsigned u = (unsigned)(local & 7);
-    uint64_t m = (new_len < old_len ? new_len : old_len) - d0; /* bytes to compare */
     uint64_t lend = (sb + S + 7) >> 3;
-    uint64_t keep = u ? ~(UINT64_MAX >> u) : 0;
-    for (uint64_t j = 0; 7 * j < m; j++) {
-        uint64_t old = rsv__load_be64(key + d0 + 7 * j);
-        uint64_t nw = j == 0 ? (old & keep) | (rsv__kw_window(data, sb, lend, pend) >> u)
-                             : rsv__kw_window(data, sb - u + 56 * j, lend, pend);
-        uint64_t left = m - 7 * j;
-        uint64_t mask = rsv__kw_bytes_mask(left < 7 ? left : 7);
-        if ((nw ^ old) & mask) return (nw & mask) > (old & mask);
+    for (uint64_t j = 0; j < L; j += 56) {
+        unsigned b = (unsigned)(L - j < 56 ? L - j : 56); /* 1..56: shifts 8..63 */
+        uint64_t x = rsv__kw_window(data, sb + j, lend, pend) >> (64 - b);
+        uint64_t y = (rsv__load_be64(k + j / 8) << u) >> (64 - b); /* key bytes < old_len + 7 */
+        if (x != y) return x > y;
     }
-    return new_len > old_len; /* equal on the common bytes: the longer one is greater */
+    return S > T;
 }
 
 /* Store the literal (S bits of data at absolute bit sb) at key bit `local`,
  * keeping the first local % 8 bits of byte local / 8. Needs
- * (local + S) % 8 == 0 and key writable to (local + S) / 8 + 7. */
+ * (local + S) % 8 == 0 and key readable and writable to (local + S) / 8 + 7. */
 static inline void rsv__kw_key_store(uint8_t *key, uint64_t local, uint64_t S, const uint8_t *data, uint64_t sb,
                                      uint64_t pend)
 {
@@ -114,9 +108,8 @@ static inline void rsv__kw_key_store(uint8_t *key, uint64_t local, uint64_t S, c
     if (n == 0) return;
     unsigned u = (unsigned)(local & 7);
     uint64_t lend = (sb + S + 7) >> 3;
-    uint64_t first = rsv__kw_window(data, sb, lend, pend) >> u;
-    if (u) first |= (uint64_t)(key[d0] & (uint8_t)(0xFFu << (8 - u))) << 56;
-    rsv__kw_store_be64(key + d0, first);
+    uint64_t keep = ~(UINT64_MAX >> u); /* the inherited top u bits; 0 for u = 0 */
+    rsv__kw_store_be64(key + d0, (rsv__load_be64(key + d0) & keep) | (rsv__kw_window(data, sb, lend, pend) >> u));
     for (uint64_t j = 1; 7 * j < n; j++)
         rsv__kw_store_be64(key + d0 + 7 * j, rsv__kw_window(data, sb - u + 56 * j, lend, pend));
 }

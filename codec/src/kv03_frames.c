@@ -100,9 +100,12 @@ rsv_status rsv_kv03_frames_next(rsv_kv03_frames *fw, rsv_kv03_frame *out, int *m
     *more = 0;
     if (fw->diag.status) return RSV_ERR_POISONED;
     if (fw->i >= fw->f->N) return RSV_OK;
-    rsv_status st = rsv__kv03_parse_frame(fw, out);
-    if (st) return poison(fw, st);
-    if (fw->i == fw->f->N) {
+    rsv_status st;
+    if (RSV_UNLIKELY(!rsv__kv03_parse_fast(fw, out))) { /* inline here: one call per record */
+        st = rsv__kv03_parse_generic(fw, out);
+        if (st) return poison(fw, st);
+    }
+    if (RSV_UNLIKELY(fw->i == fw->f->N)) {
         st = rsv__kv03_terminal(fw);
         if (st) {
             fw->i--; /* report the last record's index */
