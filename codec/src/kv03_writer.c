@@ -8,6 +8,7 @@
 
 #include "reservoir/kv03.h"
 
+#include "bits_fast.h"
 #include "kv03_sink.h"
 #include "kv03_walk.h"
 
@@ -211,9 +212,32 @@ static rsv_status add(rsv_kv03_writer *w, const uint8_t *key, size_t klen, const
     return st ? fail(w, st) : RSV_OK;
 }
 
+/* The control code of a record (EG0 of R at a block start, else the
+ * backspace code) as one integer when it is at most 57 bits: returns its
+ * length, 0 when it is longer or Golomb-coded (then the generic put runs). */
+static unsigned control_word(const rsv_kv03_writer *w, int block_start, uint64_t v, uint64_t *word)
+{
+    unsigned k = block_start ? 0 : (unsigned)w->policy.param;
+    if (!block_start && w->policy.code != RSV_BACKSPACE_EG) return 0;
+    uint64_t q = v >> k;
+    if (q > RSV__EG0_FAST_MAX) return 0;
+    unsigned n = 64 - RSV_CLZ64(q + 1), len = 2 * n - 1 + k; /* k <= 63: no wrap */
+    if (len > 57) return 0;
+    /* n - 1 zeros, then q + 1 in n bits, then the low k bits of v */
+    *word = k ? ((q + 1) << k) | (v & (UINT64_MAX >> (64 - k))) : q + 1;
+    return len;
+}
+
 /* Merge path: the caller knows the exact lcp with the previous key and hands
  * over only the key bits after it, so no key is compared or copied here. The
- * framing is the same as add()'s, hence the same bytes. */
+ * framing is the same as add()'s, hence the same bytes.
+ *
+ * Fast path: the whole record's length is computed first and reserved once
+ * (plus 64 bits for the 8-byte stores of bits_fast.h), then every field is
+ * appended word at a time with the bit position held in a local. Anything
+ * unusual (Golomb backspaces, huge lengths, a reservation that fails only
+ * because of the extra 64 bits) takes the field-by-field path, which reports
+ * the exact error; both write the same bits. */
 rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits,
                                        rsv_view suffix, const rsv_value_span *v)
 {
@@ -222,25 +246,64 @@ rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_
     if (key_bits % 8 || lcp > key_bits || suffix.len != key_bits - lcp || (w->N == 0 && lcp))
         return fail(w, RSV_ERR_INVALID_ARGUMENT);
     uint64_t width;
-    rsv_status st = rsv_value_width(v->kind, v->len, &width);
-    if (st) return fail(w, st);
+    rsv_status st;
+    if (v->kind == RSV_VALUE_TOMBSTONE) /* rsv_value_width, inline for the usual cases */
+        width = 1;
+    else if (v->kind == RSV_VALUE_PRESENT && v->len <= RSV__EG0_FAST_MAX)
+        width = 1 + rsv__eg0_len_fast(v->len) + 8 * v->len;
+    else if ((st = rsv_value_width(v->kind, v->len, &width)))
+        return fail(w, st);
     uint64_t R = w->c + lcp;
-    if (w->N % w->policy.W == 0) {
+    /* N mod W == 0 without a division: noffsets = ceil(N / W) */
+    int block_start = w->N == w->noffsets * w->policy.W;
+    uint64_t ctrl_v = block_start ? R : w->c + (uint64_t)w->prev_len * 8 - R, ctrl_w = 0;
+    unsigned ctrl_len = control_word(w, block_start, ctrl_v, &ctrl_w);
+    uint64_t S = suffix.len;
+    int present = v->kind == RSV_VALUE_PRESENT;
+    int fast = ctrl_len && (present || v->kind == RSV_VALUE_TOMBSTONE) && S <= RSV__EG0_FAST_MAX && (!present || (v->len <= RSV__EG0_FAST_MAX &&
+                                                                  v->bytes.len == 8 * v->len));
+    if (fast) {
+        uint64_t total = ctrl_len + rsv__eg0_len_fast(S) + S + width; /* all < 2^32 */
+        const rsv_writer *d = &w->data;
+        /* room already (usual), else grow with the 64 bits of store slack */
+        fast = (d->nbits <= d->limit && total <= d->limit - d->nbits && rsv__writer_has_slack(d, total)) ||
+               (rsv_writer_reserve(&w->data, total + 64) == RSV_OK && rsv__writer_has_slack(d, total));
+    }
+    if (block_start) {
         st = grow((void **)&w->offsets, &w->offsets_cap, w->noffsets + 1, sizeof(uint64_t));
         if (st) return fail(w, st);
         w->offsets[w->noffsets++] = rsv__kv03_writer_bits(w);
-        st = rsv_put_eg(&w->data, R, 0);
-    } else {
-        uint64_t back = w->c + (uint64_t)w->prev_len * 8 - R;
-        if (w->policy.code == RSV_BACKSPACE_EG)
-            st = rsv_put_eg(&w->data, back, (unsigned)w->policy.param);
-        else
-            st = rsv_put_golomb(&w->data, &w->golomb, back);
     }
-    if (!st) st = rsv_put_eg(&w->data, suffix.len, 0);
-    if (!st) st = rsv_put_view(&w->data, suffix);
-    if (!st) st = rsv_put_value_span(&w->data, v);
-    if (st) return fail(w, st);
+    if (fast) {
+        uint8_t *buf = w->data.buf;
+        rsv__acc a = rsv__acc_begin(buf, w->data.nbits);
+        rsv__acc_bits(&a, ctrl_w, ctrl_len);
+        rsv__acc_bits(&a, S + 1, rsv__eg0_len_fast(S));
+        if (S) rsv__acc_copy(&a, suffix.data, suffix.off, suffix.off, suffix.off + S, S);
+        if (!present) {
+            rsv__acc_bits(&a, 0, 1);
+        } else {
+            /* `1` then EG0(len): the integer 2^(2n-1) + len + 1 in 2n bits */
+            unsigned el = rsv__eg0_len_fast(v->len);
+            rsv__acc_bits(&a, (UINT64_C(1) << el) | (v->len + 1), el + 1);
+            if (v->len)
+                rsv__acc_copy(&a, v->bytes.data, v->bytes.off, v->bytes.off, v->bytes.off + v->bytes.len,
+                              v->bytes.len);
+        }
+        uint64_t nb = rsv__acc_end(&a, buf);
+        w->data.nbits = nb;
+    } else {
+        if (block_start)
+            st = rsv_put_eg(&w->data, R, 0);
+        else if (w->policy.code == RSV_BACKSPACE_EG)
+            st = rsv_put_eg(&w->data, ctrl_v, (unsigned)w->policy.param);
+        else
+            st = rsv_put_golomb(&w->data, &w->golomb, ctrl_v);
+        if (!st) st = rsv_put_eg(&w->data, S, 0);
+        if (!st) st = rsv_put_view(&w->data, suffix);
+        if (!st) st = rsv_put_value_span(&w->data, v);
+        if (st) return fail(w, st);
+    }
     if (w->N == 0) w->cw = width;
     else if (width != w->cw) w->cw_uniform = 0;
     w->prev_len = (size_t)(key_bits / 8);
