@@ -20,6 +20,7 @@
 
 #include "reservoir/merge.h"
 
+#include "bits_fast.h"
 #include "kv03_sink.h"
 #include "kv03_walk.h"
 
@@ -83,7 +84,10 @@ static rsv_status init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t 
     if (!m->heads) return poison(m, RSV_ERR_NOMEM, n, 0, 0);
     m->n = n;
     m->flags = flags;
-    for (size_t i = 0; i < n; i++) rsv_kv03_frames_init(&m->heads[i].fw, inputs[i]);
+    for (size_t i = 0; i < n; i++) {
+        rsv_kv03_frames_init(&m->heads[i].fw, inputs[i]);
+        m->heads[i].fw.literal_words = 1; /* short literals as integers: see head_word */
+    }
     return RSV_OK;
 }
 
@@ -117,6 +121,45 @@ static rsv_view head_from(const rsv_merge_head *h, uint64_t from)
     return rsv_view_make(h->fr.literal.data, h->fr.literal.off + skip, h->fr.key_bits - from);
 }
 
+/* lcp and order of heads a and b from key bit `from` (>= both locals) on.
+ * Word-at-a-time (bits_fast.h) instead of two fresh readers per call; loads
+ * stay inside each literal's bytes. */
+static rsv__src literal_src(const rsv_merge_head *h)
+{
+    const rsv_view *l = &h->fr.literal;
+    rsv__src s = {l->data, l->off, l->off + l->len};
+    return s;
+}
+
+/* Head h's key bits [from, key_bits) left-aligned, when its literal came as
+ * an integer from the walker's cache (short literals: no load at all). */
+static int head_word(const rsv_merge_head *h, uint64_t from, uint64_t *x)
+{
+    if (!h->fr.literal_inline) return 0;
+    uint64_t S = h->fr.key_bits - h->fr.local; /* <= 64, >= key_bits - from */
+    unsigned drop = (unsigned)(64 - S + (from - h->fr.local)); /* leading bits to drop, may be 64 */
+    *x = drop < 64 ? h->fr.literal_word << drop : 0;
+    return 1;
+}
+
+static int heads_lcp(const rsv_merge_head *a, const rsv_merge_head *b, uint64_t from, uint64_t *lcp)
+{
+    uint64_t xa, xb;
+    if (head_word(a, from, &xa) && head_word(b, from, &xb)) {
+        uint64_t la = a->fr.key_bits - from, lb = b->fr.key_bits - from, m = la < lb ? la : lb;
+        uint64_t d = m ? (xa ^ xb) & rsv__top_mask((unsigned)m) : 0;
+        if (d) {
+            unsigned z = RSV_CLZ64(d);
+            *lcp = z;
+            return (xa << z) >> 63 ? 1 : -1;
+        }
+        *lcp = m;
+        return la < lb ? -1 : la > lb;
+    }
+    return rsv__lcp_bits(literal_src(a), a->fr.literal.off + (from - a->fr.local), a->fr.key_bits - from,
+                         literal_src(b), b->fr.literal.off + (from - b->fr.local), b->fr.key_bits - from, lcp);
+}
+
 /* Load input i's next record: §3.3 steps 1–5 (frame), 6 (retained prefix),
  * 7 (order against E, which is the input's previous key) and the terminal
  * check after its last record; sets the head's lcp with E. */
@@ -136,8 +179,24 @@ static rsv_status advance(rsv_merge *m, size_t i)
     h->lcp = 0;
     if (!first) { /* previous key of this input = E; fr.local <= |E| by step 6 */
         uint64_t ebits = 8 * (uint64_t)m->key_len, d;
-        rsv_view tail = rsv_view_make(m->key, h->fr.local, ebits - h->fr.local);
-        if (rsv_view_lcp(h->fr.literal, tail, &d) <= 0) return poison_parsed(m, RSV_ERR_UNSORTED, i);
+        /* E's buffer is ours and fully initialized up to key_cap: load freely */
+        rsv__src e = {m->key, 0, 8 * (uint64_t)m->key_cap};
+        uint64_t x, S = h->fr.literal.len, le = ebits - h->fr.local;
+        int cmp;
+        if (head_word(h, h->fr.local, &x)) { /* S <= 64: one word against E's */
+            uint64_t mm = S < le ? S : le, y = rsv__load_bits(m->key, h->fr.local, 0, e.end);
+            uint64_t diff = mm ? (x ^ y) & rsv__top_mask((unsigned)(mm < 57 ? mm : 57)) : 0;
+            if (diff || mm <= 57) {
+                unsigned z = diff ? RSV_CLZ64(diff) : 0;
+                d = diff ? z : mm;
+                cmp = diff ? ((x << z) >> 63 ? 1 : -1) : (S < le ? -1 : S > le);
+            } else { /* 58..64 equal bits: let the general compare finish */
+                cmp = rsv__lcp_bits(literal_src(h), h->fr.literal.off, S, e, h->fr.local, le, &d);
+            }
+        } else {
+            cmp = rsv__lcp_bits(literal_src(h), h->fr.literal.off, S, e, h->fr.local, le, &d);
+        }
+        if (cmp <= 0) return poison_parsed(m, RSV_ERR_UNSORTED, i);
         h->lcp = h->fr.local + d;
     }
     if (h->fw.i == f->N && (st = rsv__kv03_terminal(&h->fw))) return poison_parsed(m, st, i);
@@ -145,14 +204,19 @@ static rsv_status advance(rsv_merge *m, size_t i)
     return RSV_OK;
 }
 
+/* E's buffer: `need` bytes plus 8 for the 8-byte stores of bits_fast.h.
+ * New bytes are zeroed so word loads over the whole buffer read only
+ * initialized memory. */
 static rsv_status grow_key(rsv_merge *m, uint64_t need)
 {
+    if (need > SIZE_MAX / 4) return RSV_ERR_NOMEM;
+    need += 8;
     if (need <= m->key_cap) return RSV_OK;
-    if (need > SIZE_MAX / 2) return RSV_ERR_NOMEM;
     size_t cap = m->key_cap < 64 ? 64 : m->key_cap;
     while (cap < need) cap *= 2;
     uint8_t *p = realloc(m->key, cap);
     if (!p) return RSV_ERR_NOMEM;
+    memset(p + m->key_cap, 0, cap - m->key_cap);
     m->key = p;
     m->key_cap = cap;
     return RSV_OK;
@@ -176,11 +240,25 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
     for (size_t i = 0; i < m->n; i++) {
         rsv_merge_head *h = &m->heads[i];
         h->hit = 0;
+        h->tie_with = m->n;
         if (!h->live) continue;
         int cmp;
-        if (win == m->n) cmp = -1;
-        else if (h->lcp != m->heads[win].lcp) cmp = h->lcp > m->heads[win].lcp ? -1 : 1;
-        else cmp = rsv_view_compare(head_from(h, h->lcp), head_from(&m->heads[win], h->lcp));
+        if (win == m->n) {
+            cmp = -1;
+        } else {
+            rsv_merge_head *cur = &m->heads[win];
+            if (h->lcp != cur->lcp) {
+                cmp = h->lcp > cur->lcp ? -1 : 1;
+            } else {
+                uint64_t d;
+                cmp = heads_lcp(h, cur, h->lcp, &d);
+                /* the loser now knows its lcp with the other head, which is
+                 * its lcp with E' if that head ends up the winner */
+                rsv_merge_head *loser = cmp < 0 ? cur : h;
+                loser->tie_with = cmp < 0 ? i : win;
+                loser->tie_lcp = h->lcp + d;
+            }
+        }
         if (cmp < 0)
             for (size_t j = 0; j < i; j++) m->heads[j].hit = 0;
         if (cmp <= 0) {
@@ -199,15 +277,23 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
     for (size_t i = 0; i < m->n; i++) {
         rsv_merge_head *h = &m->heads[i];
         if (h->live && !h->hit && h->lcp == b) {
-            uint64_t d;
-            rsv_view_lcp(head_from(h, b), head_from(w, b), &d);
-            h->lcp = b + d;
+            if (h->tie_with == win) {
+                h->lcp = h->tie_lcp;
+            } else {
+                uint64_t d;
+                heads_lcp(h, w, b, &d);
+                h->lcp = b + d;
+            }
         }
     }
     /* E' = E[0, b) ‖ winner bits [b, kbits) */
     st = grow_key(m, kbits / 8 ? kbits / 8 : 1);
     if (st) return poison(m, st, m->n, rsv__kv03_writer_bits(&m->out), m->out.N);
-    rsv_bits_store(m->key, b, head_from(w, b));
+    if (kbits > b) {
+        rsv_view src = head_from(w, b);
+        rsv__copy_bits(m->key, b, src.data, src.off, w->fr.literal.off, w->fr.literal.off + w->fr.literal.len,
+                       src.len);
+    }
     m->key_len = (size_t)(kbits / 8);
     uint64_t r = m->out.N == 0 ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
     if (w->fr.value.kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {

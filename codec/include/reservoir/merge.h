@@ -38,6 +38,10 @@ typedef struct rsv_merge_head {
     uint64_t lcp;      /* lcp(head key bits, last chosen key bits) */
     int live;          /* fr is valid */
     int hit;           /* holds the key being emitted */
+    /* set while choosing: this head's lcp with head tie_with, learnt by
+     * comparing the two (saves comparing them again when tie_with wins) */
+    size_t tie_with;
+    uint64_t tie_lcp;
 } rsv_merge_head;
 
 typedef struct rsv_merge {
