@@ -16,7 +16,7 @@ rsv_status rsv_golomb_init(rsv_golomb *g, uint64_t m)
     if (!g) return RSV_ERR_INVALID_ARGUMENT;
     if (m == 0) {
         g->m = 0;
-        g->cutoff = g->mask = g->L = 0;
+        g->cutoff = g->mask = g->L = g->longcut = 0;
         g->w = 0;
         g->qfast = 0; /* forces every decode onto the checked slow path */
         return RSV_ERR_BAD_MODULUS;
@@ -28,6 +28,15 @@ rsv_status rsv_golomb_init(rsv_golomb *g, uint64_t m)
     g->cutoff = pow - m;
     g->mask = pow - 1; /* w = 64: 0 - 1 = all ones */
     g->L = UINT64_MAX / m;
+    /* w-bit window x after the marker: long iff x >= 2 * cutoff. cutoff <
+     * 2^(w-1) (or 0 for w = 0, where every remainder is "long" and empty),
+     * so the product stays below 2^63. */
+    if (g->w == 0)
+        g->longcut = 0;
+    else if (g->w < 64)
+        g->longcut = (UINT64_C(1) << 63) + (g->cutoff << (64u - g->w));
+    else
+        g->longcut = UINT64_C(1) << 63; /* w = 64: no code fits the inline paths */
     g->qfast = g->L < 64 ? (unsigned)g->L : 64;
     return RSV_OK;
 }

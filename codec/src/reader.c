@@ -5,7 +5,7 @@
  * failures: the reader stays usable exactly at the spec's position. */
 #include "reservoir/reader.h"
 
-void rsv__refill_tail(rsv_reader *r)
+static void refill_tail(rsv_reader *r)
 {
     uint64_t rem = r->len - r->pos;
     if (rem == 0) { /* A2/A4: nothing at or after p, so no load at all */
@@ -45,7 +45,7 @@ static void consume_to_end(rsv_reader *r)
     r->n = 0;
 }
 
-rsv_status rsv__read_slow(rsv_reader *r, unsigned w, uint64_t *out)
+static rsv_status read_slow(rsv_reader *r, unsigned w, uint64_t *out)
 {
     if (w > 64) return RSV_ERR_WIDTH;
     if (w > r->len - r->pos) return RSV_ERR_TRUNCATED_FIELD;
@@ -84,21 +84,54 @@ static uint64_t count_zeros(rsv_reader *r, uint64_t lim)
     return z;
 }
 
-rsv_status rsv__read_eg_slow(rsv_reader *r, unsigned k, uint64_t *out)
+/* The 64 view bits from p, when at least 72 view bits remain from p: the
+ * 9 bytes holding bits [p - s, p - s + 72) all hold view bits (A1). */
+static uint64_t peek64_far(const rsv_reader *r, uint64_t p)
+{
+    uint64_t bit = r->off + p;
+    unsigned s = (unsigned)(bit & 7);
+    const uint8_t *b = r->data + (bit >> 3);
+    uint64_t hi = rsv__load_be64(b);
+    return s ? (hi << s) | (uint64_t)(b[8] >> (8u - s)) : hi; /* 1 <= s <= 7 */
+}
+
+/* A valid code too long for the inline path (2z+1+k > 63) but whose
+ * c = v + 2^k has at most 64 bits, far from the view's end: two direct
+ * peeks instead of the bit walk. No overflow is possible (c < 2^64, so
+ * q <= MAX >> k), so the only outcome is the value. The cache is dropped,
+ * which the invariant allows at any time. Returns 0 to fall back. */
+static int eg_long_far(rsv_reader *r, unsigned k, uint64_t *out)
+{
+    uint64_t rem = r->len - r->pos;
+    if (rem < 72 + 64) return 0;
+    uint64_t w0 = peek64_far(r, r->pos);
+    if (w0 == 0) return 0; /* 64 or more zeros: the walk decides */
+    unsigned z = RSV_CLZ64(w0), L = z + 1 + k;
+    if (L > 64) return 0;
+    uint64_t c = peek64_far(r, r->pos + z) >> (64u - L); /* 1 <= L <= 64 */
+    *out = c - (UINT64_C(1) << k);                       /* c >= 2^k: the marker */
+    r->pos += z + L;
+    r->cache = 0;
+    r->n = 0;
+    return 1;
+}
+
+static rsv_status read_eg_slow(rsv_reader *r, unsigned k, uint64_t *out)
 {
     if (k > 63) return RSV_ERR_BAD_ORDER; /* §3.2 step 1 */
+    if (eg_long_far(r, k, out)) return RSV_OK;
     /* step 2: the zero run; a 65th zero wins over the end of the view */
     uint64_t z = count_zeros(r, 65);
     if (z == 65) return RSV_ERR_EG_OVERFLOW;      /* position p + 65 */
     if (r->pos == r->len) return RSV_ERR_EG_TRUNCATED; /* position len */
-    uint64_t one;
+    uint64_t one = 0;
     rsv_read(r, 1, &one); /* step 3: the terminating 1 (present: pos < len) */
     /* step 4: the z-bit suffix, z <= 64 */
     if (z > r->len - r->pos) {
         consume_to_end(r);
         return RSV_ERR_EG_TRUNCATED;
     }
-    uint64_t s;
+    uint64_t s = 0;
     rsv_read(r, (unsigned)z, &s);
     uint64_t q;
     if (z == 64) { /* step 5: only s = 0 (q = MAX) is representable */
@@ -113,13 +146,13 @@ rsv_status rsv__read_eg_slow(rsv_reader *r, unsigned k, uint64_t *out)
     }
     if (q > (UINT64_MAX >> k)) return RSV_ERR_EG_QUOTIENT_OVERFLOW; /* step 7 */
     if (k > r->len - r->pos) return RSV_ERR_EG_TRUNCATED_REMAINDER; /* step 8 */
-    uint64_t rem;
+    uint64_t rem = 0;
     rsv_read(r, k, &rem); /* step 9 */
     *out = (q << k) | rem; /* 1 <= k <= 63 */
     return RSV_OK;
 }
 
-rsv_status rsv__read_golomb_slow(rsv_reader *r, const rsv_golomb *g, uint64_t *out)
+static rsv_status read_golomb_slow(rsv_reader *r, const rsv_golomb *g, uint64_t *out)
 {
     if (g->m == 0) return RSV_ERR_BAD_MODULUS; /* §4.2 step 1 */
     /* step 2: L + 1 zeros overflow; for m = 1, L = MAX and no view holds
@@ -128,7 +161,7 @@ rsv_status rsv__read_golomb_slow(rsv_reader *r, const rsv_golomb *g, uint64_t *o
     uint64_t q = count_zeros(r, lim);
     if (g->L != UINT64_MAX && q == lim) return RSV_ERR_GOLOMB_QUOTIENT_OVERFLOW;
     if (r->pos == r->len) return RSV_ERR_GOLOMB_TRUNCATED;
-    uint64_t bit;
+    uint64_t bit = 0;
     rsv_read(r, 1, &bit);
     uint64_t rem = 0;
     if (g->w > 0) { /* step 3 */
@@ -152,4 +185,40 @@ rsv_status rsv_read_golomb_m(rsv_reader *r, uint64_t m, uint64_t *out)
     rsv_golomb g;
     if (rsv_golomb_init(&g, m) != RSV_OK) return RSV_ERR_BAD_MODULUS;
     return rsv_read_golomb(r, &g, out);
+}
+
+/* ---- the by-value entry points of reader.h ------------------------------ */
+
+rsv__fill rsv__refill_tail(rsv_reader r)
+{
+    refill_tail(&r);
+    rsv__fill f = {r.cache, r.n};
+    return f;
+}
+
+static rsv__slow_ret slow_ret(const rsv_reader *r, rsv_status st, uint64_t value)
+{
+    rsv__slow_ret s = {r->pos, r->cache, value, r->n, st};
+    return s;
+}
+
+rsv__slow_ret rsv__read_slow(rsv_reader r, unsigned w)
+{
+    uint64_t v = 0;
+    rsv_status st = read_slow(&r, w, &v);
+    return slow_ret(&r, st, v);
+}
+
+rsv__slow_ret rsv__read_eg_slow(rsv_reader r, unsigned k)
+{
+    uint64_t v = 0;
+    rsv_status st = read_eg_slow(&r, k, &v);
+    return slow_ret(&r, st, v);
+}
+
+rsv__slow_ret rsv__read_golomb_slow(rsv_reader r, const rsv_golomb *g)
+{
+    uint64_t v = 0;
+    rsv_status st = read_golomb_slow(&r, g, &v);
+    return slow_ret(&r, st, v);
 }

@@ -19,6 +19,7 @@ typedef struct rsv_golomb {
     uint64_t cutoff; /* (2^w - m) mod 2^64 */
     uint64_t mask;   /* 2^w - 1 (all ones for w = 64) */
     uint64_t L;      /* floor(MAX / m): the largest quotient that cannot overflow */
+    uint64_t longcut; /* 2^63 + cutoff * 2^(64-w): the marker-aligned window is long iff >= */
     unsigned w;      /* bitlen(m - 1), 0..64 */
     unsigned qfast;  /* min(L, 64): quotients below it take the inline path */
 } rsv_golomb;

@@ -77,10 +77,35 @@ rsv_status rsv_reader_seek(rsv_reader *r, uint64_t p);
 
 /* ---- out-of-line paths (reader.c) -------------------------------------- */
 
-void rsv__refill_tail(rsv_reader *r);
-rsv_status rsv__read_slow(rsv_reader *r, unsigned w, uint64_t *out);
-rsv_status rsv__read_eg_slow(rsv_reader *r, unsigned k, uint64_t *out);
-rsv_status rsv__read_golomb_slow(rsv_reader *r, const rsv_golomb *g, uint64_t *out);
+/* The out-of-line paths take the reader by value and return the new state,
+ * so the caller's reader never escapes: inlined into a decode loop, its pos,
+ * cache and n stay in registers instead of being stored and reloaded around
+ * every value (store-forwarding latency on the decode chain). */
+typedef struct rsv__fill {
+    uint64_t cache;
+    unsigned n;
+} rsv__fill; /* returned in two registers */
+
+typedef struct rsv__slow_ret {
+    uint64_t pos, cache, value;
+    unsigned n;
+    rsv_status st;
+} rsv__slow_ret;
+
+rsv__fill rsv__refill_tail(rsv_reader r);
+rsv__slow_ret rsv__read_slow(rsv_reader r, unsigned w);
+rsv__slow_ret rsv__read_eg_slow(rsv_reader r, unsigned k);
+rsv__slow_ret rsv__read_golomb_slow(rsv_reader r, const rsv_golomb *g);
+
+/* Take a slow path's result: the new state always, the value on success. */
+static inline rsv_status rsv__commit(rsv_reader *r, rsv__slow_ret s, uint64_t *out)
+{
+    r->pos = s.pos;
+    r->cache = s.cache;
+    r->n = s.n;
+    if (s.st == RSV_OK) *out = s.value;
+    return s.st;
+}
 
 /* ---- primitives --------------------------------------------------------- */
 
@@ -113,8 +138,18 @@ static inline void rsv__refill(rsv_reader *r)
         r->cache = rsv__load_be64(r->data + (bit >> 3)) << s; /* s <= 7 */
         r->n = 64u - s;
     } else {
-        rsv__refill_tail(r);
+        rsv__fill f = rsv__refill_tail(*r);
+        r->cache = f.cache;
+        r->n = f.n;
     }
+}
+
+/* c ? a : b for c in {0, 1}, without a branch: the Golomb long/short choice
+ * is data-dependent, and a mispredicted branch costs more than both sides. */
+static inline uint64_t rsv__select(unsigned c, uint64_t a, uint64_t b)
+{
+    uint64_t m = (uint64_t)0 - c;
+    return (a & m) | (b & ~m);
 }
 
 /* Top w bits of the cache, 0 <= w <= 64 (w = 0 would shift by 64). */
@@ -159,7 +194,7 @@ static inline rsv_status rsv_read(rsv_reader *r, unsigned w, uint64_t *out)
             return RSV_OK;
         }
     }
-    return rsv__read_slow(r, w, out);
+    return rsv__commit(r, rsv__read_slow(*r, w), out);
 }
 
 /* Read one bit (the most frequent field in KV03 framing). */
@@ -212,8 +247,14 @@ static inline int rsv__eg_try(rsv_reader *r, unsigned k, uint64_t *out)
     unsigned z = RSV_CLZ64(c);
     unsigned total = 2 * z + 1 + k; /* k < 64 is checked first below: no wrap */
     if (RSV_UNLIKELY(k >= 64 || total > r->n || total >= 64)) return 0;
-    *out = (c >> (64u - total)) - (UINT64_C(1) << k); /* total <= 63, k <= 62 */
-    rsv__consume_lt64(r, total);
+    /* Shift the zeros out first: the marker bit is then on top, the value is
+     * its top z+1+k bits and the rest of the cache one more shift away, so
+     * the length sum stays off the cache's dependency chain. */
+    uint64_t c1 = c << z;                                     /* z <= 31 */
+    *out = (c1 >> (63u - z - k)) - (UINT64_C(1) << k);        /* 63-z-k >= z+1 >= 1 */
+    r->cache = c1 << (z + 1 + k);                             /* z+1+k <= 63 - z */
+    r->n -= total;
+    r->pos += total;
     return 1;
 }
 
@@ -222,7 +263,7 @@ static inline rsv_status rsv_read_eg(rsv_reader *r, unsigned k, uint64_t *out)
     if (RSV_LIKELY(rsv__eg_try(r, k, out))) return RSV_OK;
     rsv__refill(r);
     if (RSV_LIKELY(rsv__eg_try(r, k, out))) return RSV_OK;
-    return rsv__read_eg_slow(r, k, out);
+    return rsv__commit(r, rsv__read_eg_slow(*r, k), out);
 }
 
 /* Order 0, the common case, with the constant folded in. */
@@ -230,10 +271,14 @@ static inline int rsv__eg0_try(rsv_reader *r, uint64_t *out)
 {
     uint64_t c = r->cache;
     if (RSV_UNLIKELY(c == 0)) return 0;
-    unsigned total = 2 * RSV_CLZ64(c) + 1; /* odd, so <= 63 whenever <= n */
+    unsigned z = RSV_CLZ64(c);
+    unsigned total = 2 * z + 1; /* odd, so <= 63 whenever <= n */
     if (RSV_UNLIKELY(total > r->n)) return 0;
-    *out = (c >> (64u - total)) - 1;
-    rsv__consume_lt64(r, total);
+    uint64_t c1 = c << z; /* as in rsv__eg_try, z <= 31 */
+    *out = (c1 >> (63u - z)) - 1;
+    r->cache = c1 << (z + 1);
+    r->n -= total;
+    r->pos += total;
     return 1;
 }
 
@@ -242,15 +287,17 @@ static inline rsv_status rsv_read_eg0(rsv_reader *r, uint64_t *out)
     if (RSV_LIKELY(rsv__eg0_try(r, out))) return RSV_OK;
     rsv__refill(r);
     if (RSV_LIKELY(rsv__eg0_try(r, out))) return RSV_OK;
-    return rsv__read_eg_slow(r, 0, out);
+    return rsv__commit(r, rsv__read_eg_slow(*r, 0), out);
 }
 
 /* ---- Golomb modulus m (CODES.md §4) ------------------------------------- */
 
 /* Quotient = leading zeros, then a w-bit window whose top w-1 bits are the
- * short remainder: the long/short choice is a compare and a select, not a
- * branch. Needs the quotient below g->qfast (so neither the quotient nor the
- * sum can overflow) and q + 1 + w cached bits. */
+ * short remainder. With the marker bit shifted to the top (c1 = cache << q),
+ * "long remainder" is the single compare c1 >= g->longcut, and the
+ * long/short choice is a select, not a (mispredicted) branch. Needs the
+ * quotient below g->qfast (so neither the quotient nor the sum can overflow)
+ * and q + 1 + w cached bits, which also bounds w <= 63 - q. */
 static inline int rsv__golomb_try(rsv_reader *r, const rsv_golomb *g, uint64_t *out)
 {
     uint64_t c = r->cache;
@@ -258,12 +305,14 @@ static inline int rsv__golomb_try(rsv_reader *r, const rsv_golomb *g, uint64_t *
     unsigned q = RSV_CLZ64(c);
     unsigned total = q + 1 + g->w;
     if (RSV_UNLIKELY(q >= g->qfast || total > r->n)) return 0;
-    uint64_t x = (c >> (64u - total)) & g->mask; /* 1 <= total <= 64 */
-    uint64_t shortr = x >> 1;
-    unsigned longc = shortr >= g->cutoff;
-    uint64_t rem = longc ? x - g->cutoff : shortr;
-    *out = (uint64_t)q * g->m + rem;
-    rsv__consume(r, total - 1 + longc); /* may be 64 */
+    uint64_t c1 = c << q;                            /* q <= 63 */
+    unsigned longc = c1 >= g->longcut;
+    uint64_t x = (c1 >> (63u - g->w)) & g->mask;     /* w <= 63 */
+    *out = (uint64_t)q * g->m + rsv__select(longc, x - g->cutoff, x >> 1);
+    r->cache = (c1 << 1) << (g->w - 1u + longc);     /* w = 0 implies longc = 1: 0..63 */
+    unsigned used = total - 1 + longc;
+    r->n -= used;
+    r->pos += used;
     return 1;
 }
 
@@ -272,7 +321,7 @@ static inline rsv_status rsv_read_golomb(rsv_reader *r, const rsv_golomb *g, uin
     if (RSV_LIKELY(rsv__golomb_try(r, g, out))) return RSV_OK;
     rsv__refill(r);
     if (RSV_LIKELY(rsv__golomb_try(r, g, out))) return RSV_OK;
-    return rsv__read_golomb_slow(r, g, out);
+    return rsv__commit(r, rsv__read_golomb_slow(*r, g), out);
 }
 
 /* Convenience: build the constants and decode once (m = 0 gives
