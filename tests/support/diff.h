@@ -176,6 +176,7 @@ void rsv_diff_suite_vectors(rsv_diff *d, const rsv_diff_opts *o);
 void rsv_diff_suite_malformed(rsv_diff *d, const rsv_diff_opts *o);
 void rsv_diff_suite_invalid(rsv_diff *d, const rsv_diff_opts *o);
 void rsv_diff_suite_random(rsv_diff *d, const rsv_diff_opts *o);
+void rsv_diff_suite_batch(rsv_diff *d, const rsv_diff_opts *o);
 void rsv_diff_suite_exhaustive(rsv_diff *d, const rsv_diff_opts *o, unsigned families);
 
 /* Registry used by the driver. */

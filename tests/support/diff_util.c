@@ -75,6 +75,7 @@ const rsv_diff_suite_entry rsv_diff_suites[] = {
     {"malformed", rsv_diff_suite_malformed},
     {"invalid", rsv_diff_suite_invalid},
     {"random", rsv_diff_suite_random},
+    {"batch", rsv_diff_suite_batch},
     {"exhaustive", run_exhaustive_all},
 };
 const size_t rsv_diff_nsuites = sizeof rsv_diff_suites / sizeof rsv_diff_suites[0];
