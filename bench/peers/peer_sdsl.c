@@ -40,6 +40,24 @@ static uint64_t rsv_gamma(void *state)
     return sum;
 }
 
+/* The bulk counterpart of sdsl's decode (which decodes n values in one
+ * call): rsv_read_eg_n into a caller-owned 1,024-value chunk, summed. */
+#define GAMMA_CHUNK 1024
+static uint64_t rsv_gamma_batch(void *state)
+{
+    const gamma_state *s = state;
+    rsv_reader r;
+    rsv_reader_init(&r, rsv_writer_view(&s->w));
+    uint64_t sum = 0, chunk[GAMMA_CHUNK];
+    for (uint64_t i = 0; i < s->n; i += GAMMA_CHUNK) {
+        size_t n = s->n - i < GAMMA_CHUNK ? (size_t)(s->n - i) : GAMMA_CHUNK, done = 0;
+        if (rsv_read_eg_n(&r, 0, chunk, n, &done) != RSV_OK || done != n) rsv_bench_fail("rsv_read_eg_n");
+        for (size_t j = 0; j < n; j++) sum += chunk[j];
+    }
+    if (!rsv_reader_empty(&r)) rsv_bench_fail("gamma: reader not at the end");
+    return sum;
+}
+
 typedef struct ef_state {
     uint64_t n, *x, *q;
     uint8_t *buf;
@@ -102,6 +120,7 @@ void peer_group_sdsl(const rsv_bench_params *p)
     peer_skip("gamma/sdsl", "sdsl-lite (libsdsl, sdsl/*.hpp) or a C++ compiler not found at configure time");
 #endif
     peer_run("peers/gamma/rsv", g.n, rsv_writer_bits(&g.w), 1, rsv_gamma, &g, expect);
+    peer_run("peers/gamma/rsv-batch", g.n, rsv_writer_bits(&g.w), 1, rsv_gamma_batch, &g, expect);
     rsv_writer_free(&g.w);
     free(vals);
 

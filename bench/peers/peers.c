@@ -13,6 +13,7 @@
  *   eg0             counts/eg0-small data: EG0 on gst_bit_reader_peek/skip vs rsv_read_eg0
  *   gamma           same values: sdsl coder::elias_gamma decode (and its table-driven
  *                   decode_prefix_sum) on sdsl's own encoding of gamma(v+1) vs rsv_read_eg0
+ *                   and the bulk rsv_read_eg_n (rsv-batch, the counterpart of a bulk decode)
  *   ef-select       R strictly increasing positions, R pseudo-random select queries:
  *                   sdsl sd_vector select_1 vs rsv_ef_select
  *   <fx>/scan       LevelDB iterator over the fixture's records vs rsv_kv03_cursor_record
