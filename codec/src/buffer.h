@@ -37,7 +37,11 @@ static inline rsv_status rsv__value_bytes(const rsv_value_span *v, uint64_t pend
                                           const uint8_t **data)
 {
     *data = NULL;
-    if (v->kind != RSV_VALUE_PRESENT || v->len == 0 || rsv_value_span_borrow(v, data)) return RSV_OK;
+    if (v->kind != RSV_VALUE_PRESENT || v->len == 0) return RSV_OK;
+    if ((v->bytes.off & 7) == 0) { /* rsv_value_span_borrow, inline */
+        *data = v->bytes.data + (v->bytes.off >> 3);
+        return RSV_OK;
+    }
     rsv_status st = rsv__grow_bytes(buf, cap, v->len + RSV_KW_SLACK);
     if (st) return st;
     rsv__kw_copy_bytes(*buf, v->bytes.data, v->bytes.off, v->len, pend);

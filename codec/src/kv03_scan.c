@@ -37,12 +37,17 @@ static rsv_status walk(rsv_kv03_cursor *cur, const rsv_kv03_file *f, uint64_t *r
     int more;
     rsv_status st = rsv_kv03_cursor_reset(cur, f);
     if (st) return st;
-    uint64_t W = f->policy.W, start = 0;
+    uint64_t W = f->policy.W, start = 0, b = 0, left = 0; /* block b starts when left = 0 (no division per record) */
     *uniform = 1;
     for (uint64_t i = 0;; i++) {
         st = rsv_kv03_cursor_next(cur, &e, &more);
         if (st || !more) break;
-        if (i % W == 0) r[i / W] = start - (i / W) * W * f->cw;
+        if (left == 0) {
+            r[b] = start - b * W * f->cw;
+            b++;
+            left = W;
+        }
+        left--;
         if (i == 0) *width = e.value_span.width;
         else if (e.value_span.width != *width) *uniform = 0;
         start = e.end;

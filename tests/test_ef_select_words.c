@@ -1,0 +1,48 @@
+/* rsv_ef_select after the broadword select-in-word and the hardware
+ * popcount dispatch (codec/src/ef_select.c): monotone sequences whose high
+ * words hold anywhere from one to 64 set bits (gaps 0..2^g for g = 0..20,
+ * runs of equal values), so the target bit sits in every byte of a word at
+ * every rank; every entry selected and compared with the input. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "reservoir/ef.h"
+#include "testutil.h"
+
+static void check_all(const uint64_t *v, uint64_t n)
+{
+    rsv_ef_layout lay;
+    cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
+    uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
+    uint8_t *buf = malloc((size_t)(total ? total : 1));
+    rsv_ef_encode(v, &lay, buf);
+    rsv_ef ef;
+    uint8_t *lo = buf, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
+    rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t x = ~v[i];
+        cr_assert_eq(rsv_ef_select(&ef, i, &x), RSV_OK, "i=%llu", (unsigned long long)i);
+        cr_assert_eq(x, v[i], "i=%llu of %llu", (unsigned long long)i, (unsigned long long)n);
+    }
+    free(buf);
+}
+
+Test(ef_select_words, every_density)
+{
+    rsv_rng g = {0xEF5E1};
+    uint64_t *v = malloc(5000 * sizeof *v);
+    for (unsigned gb = 0; gb <= 20; gb++)
+        for (int round = 0; round < 6; round++) {
+            uint64_t n = 1 + rsv_rng_below(&g, 5000), x = rsv_rng_below(&g, 100);
+            for (uint64_t i = 0; i < n; i++) {
+                if (round % 3 == 2 && rsv_rng_below(&g, 4) == 0) { /* runs of equal entries */
+                    v[i] = x;
+                    continue;
+                }
+                x += rsv_rng_below(&g, (UINT64_C(1) << gb) + 1);
+                v[i] = x;
+            }
+            check_all(v, n);
+        }
+    free(v);
+}
