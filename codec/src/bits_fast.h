@@ -201,52 +201,58 @@ static inline void rsv__acc_bits(rsv__acc *a, uint64_t v, unsigned width) /* 1..
     rsv__acc_put(a, v << (64 - width), width);
 }
 
-/* The bulk of a long copy, 64 bits per step: source words are loaded from
- * whole bytes and funnel-shifted by the source bit offset, and the pending
- * destination bits (n <= 7 after the first store) are merged in the same
- * way. Every load reads 8 bytes at or after sbit's byte and ends at or
- * before the source's last byte (the loop bound), so it stays inside the
- * view. Copies a multiple of 64 bits and returns how many; the caller
- * finishes the rest. */
-RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t send,
-                                              uint64_t len)
+/* The bulk of a long copy, 64 bits per step. First the accumulator is
+ * brought to a byte boundary (its whole bytes stored, then 8 - n source bits
+ * appended and that byte stored too), so the destination is written in
+ * whole aligned-to-byte 8-byte words; each word is then one funnel shift of
+ * two consecutive source words by the source's bit offset (the earlier word
+ * is carried over, one load per step). Every load reads 8 bytes at or after
+ * the first source byte still needed and ends at or before the source's last
+ * byte (the loop bound), so it stays inside the view. Returns how many
+ * source bits were consumed (0 when the source is too short for the loop);
+ * the caller appends the rest. */
+RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t sbeg,
+                                              uint64_t send, uint64_t len)
 {
-    uint64_t end_byte = (send >> 3) + ((send & 7) != 0);
-    const uint8_t *p = src + (sbit >> 3);
-    unsigned s = (unsigned)(sbit & 7);
-    /* steps: each consumes 64 source bits and loads bytes up to p + 16 */
-    uint64_t avail = end_byte - (sbit >> 3); /* bytes from p to the source end */
-    uint64_t steps = len / 64;
-    if (avail < 16) return 0;
-    if (steps > (avail - 16) / 8 + 1) steps = (avail - 16) / 8 + 1;
-    /* flush the accumulator to n <= 7 pending bits */
+    /* whole bytes of the accumulator out: n <= 7 pending bits remain */
     rsv__store_be64(a->p, a->acc);
     unsigned k = a->n >> 3;
     a->p += k;
     if (k) a->acc = (a->acc << 1) << (8 * k - 1); /* 8k may be 64 */
     a->n -= 8 * k;
-    uint8_t *d = a->p;
-    uint64_t acc = a->acc;
-    unsigned n = a->n;
-    uint64_t w0 = rsv__load_be64(p);
-    for (uint64_t i = 0; i < steps; i++) {
-        uint64_t w1 = rsv__load_be64(p + 8 * (i + 1));
-        uint64_t x = (w0 << s) | ((w1 >> 1) >> (63 - s)); /* s = 0: the second part is 0 */
-        w0 = w1;
-        rsv__store_be64(d, acc | (x >> n));
-        d += 8;
-        acc = (x << (63 - n)) << 1; /* the low n bits of x, left-aligned (0 for n = 0) */
+    uint64_t head = 0;
+    if (a->n) { /* complete the partial byte from the source */
+        head = 8 - a->n;
+        rsv__acc_put(a, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask((unsigned)head), (unsigned)head);
+        rsv__store_be64(a->p, a->acc); /* n = 8: one whole byte */
+        a->p += 1;
+        a->acc = 0;
+        a->n = 0;
     }
-    a->p = d;
-    a->acc = acc;
-    return 64 * steps;
+    uint64_t q = sbit + head, end_byte = (send >> 3) + ((send & 7) != 0);
+    const uint8_t *sp = src + (q >> 3);
+    unsigned sh = (unsigned)(q & 7);
+    uint64_t avail = end_byte - (q >> 3); /* bytes from sp to the source's end */
+    uint64_t steps = (len - head) / 64;
+    /* step i loads sp[8(i+1) .. 8(i+1)+7]: needs 8 * steps + 8 <= avail */
+    if (avail < 16) return head;
+    if (steps > avail / 8 - 1) steps = avail / 8 - 1;
+    uint8_t *d = a->p;
+    uint64_t w0 = rsv__load_be64(sp);
+    for (uint64_t i = 0; i < steps; i++) {
+        uint64_t w1 = rsv__load_be64(sp + 8 * (i + 1));
+        rsv__store_be64(d + 8 * i, (w0 << sh) | ((w1 >> 1) >> (63 - sh))); /* sh = 0: second part 0 */
+        w0 = w1;
+    }
+    a->p = d + 8 * steps;
+    return head + 64 * steps;
 }
 
 static inline void rsv__acc_copy(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t sbeg, uint64_t send,
                                  uint64_t len)
 {
     if (RSV_UNLIKELY(len >= 128)) { /* long (values): 64 bits per step, see rsv__acc_copy_bulk */
-        uint64_t done = rsv__acc_copy_bulk(a, src, sbit, send, len);
+        uint64_t done = rsv__acc_copy_bulk(a, src, sbit, sbeg, send, len);
         sbit += done;
         len -= done;
     }
