@@ -91,8 +91,8 @@ static uint64_t peek64_far(const rsv_reader *r, uint64_t p)
     uint64_t bit = r->off + p;
     unsigned s = (unsigned)(bit & 7);
     const uint8_t *b = r->data + (bit >> 3);
-    uint64_t hi = rsv__load_be64(b);
-    return s ? (hi << s) | (uint64_t)(b[8] >> (8u - s)) : hi; /* 1 <= s <= 7 */
+    /* branch-free: for s = 0 the ninth byte contributes (b[8] << 0) >> 8 = 0 */
+    return (rsv__load_be64(b) << s) | (((uint64_t)b[8] << s) >> 8); /* s <= 7 */
 }
 
 /* A valid code too long for the inline path (2z+1+k > 63) but whose
@@ -119,7 +119,6 @@ static int eg_long_far(rsv_reader *r, unsigned k, uint64_t *out)
 static rsv_status read_eg_slow(rsv_reader *r, unsigned k, uint64_t *out)
 {
     if (k > 63) return RSV_ERR_BAD_ORDER; /* §3.2 step 1 */
-    if (eg_long_far(r, k, out)) return RSV_OK;
     /* step 2: the zero run; a 65th zero wins over the end of the view */
     uint64_t z = count_zeros(r, 65);
     if (z == 65) return RSV_ERR_EG_OVERFLOW;      /* position p + 65 */
@@ -209,11 +208,23 @@ rsv__slow_ret rsv__read_slow(rsv_reader r, unsigned w)
     return slow_ret(&r, st, v);
 }
 
-rsv__slow_ret rsv__read_eg_slow(rsv_reader r, unsigned k)
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static rsv__slow_ret read_eg_walk(rsv_reader r, unsigned k)
 {
     uint64_t v = 0;
     rsv_status st = read_eg_slow(&r, k, &v);
     return slow_ret(&r, st, v);
+}
+
+/* The direct long-code path first, with a light frame; the bit walk (and
+ * its register saves) only when that does not apply. */
+rsv__slow_ret rsv__read_eg_slow(rsv_reader r, unsigned k)
+{
+    uint64_t v;
+    if (k <= 63 && eg_long_far(&r, k, &v)) return slow_ret(&r, RSV_OK, v);
+    return read_eg_walk(r, k);
 }
 
 rsv__slow_ret rsv__read_golomb_slow(rsv_reader r, const rsv_golomb *g)
