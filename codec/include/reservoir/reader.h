@@ -258,7 +258,6 @@ static inline int rsv__eg_try(rsv_reader *r, unsigned k, uint64_t *out)
     return 1;
 }
 
-
 static inline rsv_status rsv_read_eg(rsv_reader *r, unsigned k, uint64_t *out)
 {
     if (RSV_LIKELY(rsv__eg_try(r, k, out))) return RSV_OK;
