@@ -278,6 +278,68 @@ static void gen_reader_vectors(void)
     }
 }
 
+/* Long streams for the batch decoders' fast loops (codec/src/batch.c): ~200
+ * codes, mostly short, with a long one (z = 30..60) every 17th, so the
+ * OR-refill loop runs, leaves for long codes, re-enters and hands over to the
+ * single decoder in the last 16 bytes; batches of 64 until the end. Codes are
+ * written by hand from CODES.md §3/§4 (bit notation), not by the codec. */
+static size_t put_code_bits(char *b, size_t n, int golomb, unsigned k, uint64_t v)
+{
+    if (golomb) { /* m = 7: q zeros, 1, truncated binary (w = 3, cutoff = 1) */
+        uint64_t q = v / 7, r = v % 7;
+        for (uint64_t j = 0; j < q; j++) b[n++] = '0';
+        b[n++] = '1';
+        if (r < 1) {
+            for (unsigned j = 2; j-- > 0;) b[n++] = (char)('0' + ((r >> j) & 1u));
+        } else {
+            for (unsigned j = 3; j-- > 0;) b[n++] = (char)('0' + (((r + 1) >> j) & 1u));
+        }
+        return n;
+    }
+    uint64_t c = (v >> k) + 1; /* q + 1, v < 2^62 here */
+    unsigned z = 0;
+    while ((c >> (z + 1)) != 0) z++;
+    for (unsigned j = 0; j < z; j++) b[n++] = '0';
+    for (unsigned j = z + 1; j-- > 0;) b[n++] = (char)('0' + ((c >> j) & 1u));
+    for (unsigned j = k; j-- > 0;) b[n++] = (char)('0' + ((v >> j) & 1u));
+    return n;
+}
+
+static void gen_reader_batch_streams(void)
+{
+    static const struct { const char *name; int golomb; unsigned k; } cases[] = {
+        {"batch_stream_eg0", 0, 0}, {"batch_stream_eg3", 0, 3}, {"batch_stream_golomb7", 1, 0}};
+    static char bits[7000];
+    seed s;
+    uint64_t saved = g_rng; /* own sequence: the other generators' seeds stay as they were */
+    g_rng = UINT64_C(0xBA7C5);
+    for (size_t c = 0; c < COUNT(cases); c++) {
+        for (unsigned pre = 0; pre < 8; pre += 5) {
+            size_t n = 0;
+            for (unsigned i = 0; i < 200 && n < 6000; i++) {
+                uint64_t v = rng() & 63;
+                if (!cases[c].golomb && i % 17 == 16) v = (UINT64_C(1) << (30 + i % 31)) | (rng() & 0xFFFF);
+                n = put_code_bits(bits, n, cases[c].golomb, cases[c].k, v);
+            }
+            memcpy(bits + n, "0001", 5); /* the last code is cut short: a failure at the end */
+            view_of(&s, pre, bits, 3, 1, 0);
+            for (unsigned j = 0; j < 6; j++) {
+                if (cases[c].golomb)
+                    op_batch(&s, RSV_RD_READ_GOLOMB_N, 7, RSV_RD_MAX_BATCH);
+                else
+                    op_batch(&s, RSV_RD_READ_EG_N, cases[c].k, RSV_RD_MAX_BATCH);
+            }
+            op_seek(&s, 0);
+            op_batch(&s, RSV_RD_READ_N, 13, RSV_RD_MAX_BATCH);
+            op_batch(&s, RSV_RD_READ_N, 56, RSV_RD_MAX_BATCH);
+            char name[64];
+            snprintf(name, sizeof name, "%s_off%u", cases[c].name, pre);
+            emit(&s, "reader_diff", name, 1);
+        }
+    }
+    g_rng = saved;
+}
+
 static void gen_reader_specials(void)
 {
     char name[64];
@@ -552,6 +614,7 @@ int main(int argc, char **argv)
     make_dir(path);
     gen_reader_vectors();
     gen_reader_specials();
+    gen_reader_batch_streams();
     gen_roundtrip();
     printf("rsv_gen_corpus: wrote %u seeds under %s\n", g_files, g_outdir);
     return 0;
