@@ -426,3 +426,44 @@ Test(kv03_words, streams_flush_against_guard_pages)
             free(bytes);
         }
 }
+
+/* The public literal_words option of the frame walker (no longer used by the
+ * cursor): when literal_inline is set, literal_word holds the literal's bits. */
+Test(kv03_words, frames_literal_words_option)
+{
+    rsv_rng g = {0x11EE};
+    for (size_t Lb = 1; Lb <= 12; Lb++)
+        for (unsigned u = 0; u < 8; u++) {
+            shape s;
+            make_shape(&g, &s, (size_t)rsv_rng_below(&g, 4), u, Lb, 0, 1);
+            rsv_kv03_policy p = k_pol[(Lb + u) % 4];
+            uint8_t *bytes;
+            size_t n;
+            cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, s.r, s.n, &bytes, &n), RSV_OK);
+            rsv_kv03_file f;
+            cr_assert_eq(rsv_kv03_open(bytes, n, NULL, &f), RSV_OK);
+            rsv_kv03_frames fw;
+            rsv_kv03_frame fr;
+            int more;
+            rsv_kv03_frames_init(&fw, &f);
+            fw.literal_words = 1;
+            size_t i = 0, inl = 0;
+            while (rsv_kv03_frames_next(&fw, &fr, &more) == RSV_OK && more) {
+                if (fr.literal_inline) {
+                    uint64_t want = 0;
+                    for (uint64_t b = 0; b < fr.literal.len; b++) {
+                        uint64_t at = fr.literal.off + b;
+                        want = (want << 1) | ((fr.literal.data[at / 8] >> (7 - at % 8)) & 1);
+                    }
+                    cr_assert_eq(fr.literal_word, want, "record %zu, %llu bits", i, (unsigned long long)fr.literal.len);
+                    inl++;
+                } else {
+                    cr_assert(fr.literal.len > 57, "short literal not inline");
+                }
+                i++;
+            }
+            cr_assert_eq(i, s.n);
+            cr_assert(inl > 0);
+            free(bytes);
+        }
+}

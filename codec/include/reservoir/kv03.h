@@ -232,10 +232,10 @@ typedef struct rsv_kv03_frame {
     uint64_t key_bits; /* local + S = 8 * key length */
     rsv_view literal;  /* the S literal bits */
     rsv_value_span value;
-    /* Walkers with literal_words set (cursors) fill these: when the literal
-     * fits the walker's cache (S <= 57, or already cached), literal_inline is
-     * 1 and literal_word holds it as an S-bit integer, so the key's order
-     * check and rebuild need no second reader over the literal. */
+    /* Walkers with literal_words set fill these: when the literal fits the
+     * walker's cache (S <= 57, or already cached), literal_inline is 1 and
+     * literal_word holds it as an S-bit integer. (The cursor no longer needs
+     * them: it compares and stores literals of any length with word loads.) */
     uint64_t literal_word;
     int literal_inline;
 } rsv_kv03_frame;
@@ -248,7 +248,7 @@ typedef struct rsv_kv03_frames {
     uint64_t cont_prev; /* logical length of the previous key (c initially) */
     rsv_kv03_diag diag;
     int done;
-    int literal_words; /* fill rsv_kv03_frame.literal_word (cursors set it) */
+    int literal_words; /* fill rsv_kv03_frame.literal_word (opt-in) */
     uint64_t next_block; /* index of the next block-start record (saves i mod W) */
 } rsv_kv03_frames;
 
