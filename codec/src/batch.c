@@ -294,50 +294,50 @@ typedef struct golomb_fast {
         uint64_t c1_ = (cache) << (q);                                                       \
         unsigned longc_ = c1_ >= (g).longcut;                                                \
         uint64_t x_ = (c1_ >> (63u - (g).w)) & (g).mask;                                     \
-        (v) = (uint64_t)(q) * (g).m + rsv__select(longc_, x_ - (g).cutoff, x_ >> 1);         \
+        (v) = (uint64_t)(q) * (g).m + (longc_ ? x_ - (g).cutoff : x_ >> 1);                  \
         (used) = (q) + (g).w + longc_;                                                       \
         (rest) = c1_ << (((g).w + longc_) & 63u);                                            \
     } while (0)
 
+/* One code per refill: the Golomb step needs more constants than the EG one
+ * (m, cutoff, mask, longcut, w), and a pair per refill spilled them. */
 static ALWAYS_INLINE int golomb_run(rsv_reader *r, const golomb_fast *gp, uint64_t *out, size_t count,
                                     size_t *pi)
 {
-    const golomb_fast gl = *gp, *const g = &gl; /* locals: stores to out cannot alias them */
+    const golomb_fast g = *gp; /* locals: stores to out cannot alias them */
     fast_state f;
     if (!fast_enter(r, &f)) return 0;
-    size_t i = *pi;
+    const uint8_t *data = r->data;
+    uint64_t *o = out + *pi, *const end = out + count;
+    uint64_t cache = f.cache, ptr = f.ptr;
+    unsigned n = f.n;
     int long_code = 0;
-    while (!long_code && i < count) {
-        uint64_t trips = safe_refills(&f);
-        if (trips > (count - i + 1) / 2) trips = (count - i + 1) / 2;
+    for (;;) {
+        f.ptr = ptr;
+        uint64_t trips = safe_refills(&f), left = (uint64_t)(end - o);
+        if (trips > left) trips = left;
         if (trips == 0) break;
         for (; trips; trips--) {
-            fast_refill(r->data, &f);
-            unsigned q1, q2, u1, u2;
-            uint64_t v1, v2, d1, d2;
-            GOLOMB_STEP(f.cache, *g, q1, v1, u1, d1);
-            GOLOMB_STEP(d1, *g, q2, v2, u2, d2);
-            unsigned t = u1 + u2;
+            cache |= rsv__load_be64(data + ptr) >> n; /* n <= 63 */
+            ptr += (63u - n) >> 3;
+            n |= 56u;
+            unsigned q, u;
+            uint64_t v, d;
+            GOLOMB_STEP(cache, g, q, v, u, d);
             /* q < qfast: no quotient overflow and no sum overflow */
-            int ok1 = u1 <= f.n && q1 < g->qfast;
-            if (RSV_LIKELY(ok1 & (t <= f.n) & (q2 < g->qfast) & (i + 1 < count))) {
-                out[i] = v1;
-                out[i + 1] = v2;
-                i += 2;
-                f.cache = d2;
-                f.n -= t;
-            } else if (ok1) {
-                out[i++] = v1;
-                f.cache = d1;
-                f.n -= u1;
-            } else {
+            if (RSV_UNLIKELY(u > n || q >= g.qfast)) {
                 long_code = 1;
-                break;
+                goto out;
             }
+            *o++ = v;
+            cache = d;
+            n -= u;
         }
     }
+out:
+    f.cache = cache, f.ptr = ptr, f.n = n;
     fast_leave(r, &f);
-    *pi = i;
+    *pi = (size_t)(o - out);
     return long_code;
 }
 
