@@ -84,38 +84,6 @@ static uint64_t count_zeros(rsv_reader *r, uint64_t lim)
     return z;
 }
 
-/* The 64 view bits from p, when at least 72 view bits remain from p: the
- * 9 bytes holding bits [p - s, p - s + 72) all hold view bits (A1). */
-static uint64_t peek64_far(const rsv_reader *r, uint64_t p)
-{
-    uint64_t bit = r->off + p;
-    unsigned s = (unsigned)(bit & 7);
-    const uint8_t *b = r->data + (bit >> 3);
-    /* branch-free: for s = 0 the ninth byte contributes (b[8] << 0) >> 8 = 0 */
-    return (rsv__load_be64(b) << s) | (((uint64_t)b[8] << s) >> 8); /* s <= 7 */
-}
-
-/* A valid code too long for the inline path (2z+1+k > 63) but whose
- * c = v + 2^k has at most 64 bits, far from the view's end: two direct
- * peeks instead of the bit walk. No overflow is possible (c < 2^64, so
- * q <= MAX >> k), so the only outcome is the value. The cache is dropped,
- * which the invariant allows at any time. Returns 0 to fall back. */
-static int eg_long_far(rsv_reader *r, unsigned k, uint64_t *out)
-{
-    uint64_t rem = r->len - r->pos;
-    if (rem < 72 + 64) return 0;
-    uint64_t w0 = peek64_far(r, r->pos);
-    if (w0 == 0) return 0; /* 64 or more zeros: the walk decides */
-    unsigned z = RSV_CLZ64(w0), L = z + 1 + k;
-    if (L > 64) return 0;
-    uint64_t c = peek64_far(r, r->pos + z) >> (64u - L); /* 1 <= L <= 64 */
-    *out = c - (UINT64_C(1) << k);                       /* c >= 2^k: the marker */
-    r->pos += z + L;
-    r->cache = 0;
-    r->n = 0;
-    return 1;
-}
-
 static rsv_status read_eg_slow(rsv_reader *r, unsigned k, uint64_t *out)
 {
     if (k > 63) return RSV_ERR_BAD_ORDER; /* §3.2 step 1 */
@@ -223,7 +191,7 @@ static rsv__slow_ret read_eg_walk(rsv_reader r, unsigned k)
 rsv__slow_ret rsv__read_eg_slow(rsv_reader r, unsigned k)
 {
     uint64_t v;
-    if (k <= 63 && eg_long_far(&r, k, &v)) return slow_ret(&r, RSV_OK, v);
+    if (rsv__eg_long_far(&r, k, &v)) return slow_ret(&r, RSV_OK, v);
     return read_eg_walk(r, k);
 }
 

@@ -258,11 +258,44 @@ static inline int rsv__eg_try(rsv_reader *r, unsigned k, uint64_t *out)
     return 1;
 }
 
+/* The 64 view bits from p, when at least 72 view bits remain from p: the
+ * 9 bytes holding bits [p - s, p - s + 72) all hold view bits (A1). */
+static inline uint64_t rsv__peek64_far(const rsv_reader *r, uint64_t p)
+{
+    uint64_t bit = r->off + p;
+    unsigned s = (unsigned)(bit & 7);
+    const uint8_t *b = r->data + (bit >> 3);
+    /* branch-free: for s = 0 the ninth byte contributes (b[8] << 0) >> 8 = 0 */
+    return (rsv__load_be64(b) << s) | (((uint64_t)b[8] << s) >> 8); /* s <= 7 */
+}
+
+/* A valid code too long for the one-extraction path (2z+1+k > 63) whose
+ * c = v + 2^k has at most 64 bits, at least 136 bits before the view's end:
+ * two direct peeks instead of the out-of-line bit walk (inline, so a run of
+ * long codes keeps the reader in registers). No overflow is possible
+ * (c < 2^64, so q <= MAX >> k): the value is the only outcome. The cache is
+ * dropped, which the invariant allows at any time. Returns 0 to fall back. */
+static inline int rsv__eg_long_far(rsv_reader *r, unsigned k, uint64_t *out)
+{
+    if (k > 63 || r->len - r->pos < 72 + 64) return 0;
+    uint64_t w0 = rsv__peek64_far(r, r->pos);
+    if (w0 == 0) return 0; /* 64 or more zeros: the walk decides */
+    unsigned z = RSV_CLZ64(w0), L = z + 1 + k;
+    if (L > 64) return 0;
+    uint64_t c = rsv__peek64_far(r, r->pos + z) >> (64u - L); /* 1 <= L <= 64 */
+    *out = c - (UINT64_C(1) << k);                            /* c >= 2^k: the marker */
+    r->pos += z + L;
+    r->cache = 0;
+    r->n = 0;
+    return 1;
+}
+
 static inline rsv_status rsv_read_eg(rsv_reader *r, unsigned k, uint64_t *out)
 {
     if (RSV_LIKELY(rsv__eg_try(r, k, out))) return RSV_OK;
     rsv__refill(r);
     if (RSV_LIKELY(rsv__eg_try(r, k, out))) return RSV_OK;
+    if (rsv__eg_long_far(r, k, out)) return RSV_OK;
     return rsv__commit(r, rsv__read_eg_slow(*r, k), out);
 }
 
@@ -287,6 +320,7 @@ static inline rsv_status rsv_read_eg0(rsv_reader *r, uint64_t *out)
     if (RSV_LIKELY(rsv__eg0_try(r, out))) return RSV_OK;
     rsv__refill(r);
     if (RSV_LIKELY(rsv__eg0_try(r, out))) return RSV_OK;
+    if (rsv__eg_long_far(r, 0, out)) return RSV_OK;
     return rsv__commit(r, rsv__read_eg_slow(*r, 0), out);
 }
 
