@@ -245,6 +245,21 @@ TARGET_BMI2 static int eg_run_bmi2(rsv_reader *r, unsigned k, uint64_t *out, siz
 }
 #endif
 
+/* Single decodes on a local copy of the reader: through the caller's
+ * pointer, every store to out[] could alias the reader's fields and would
+ * force them back to memory on each value. */
+static size_t eg_singles(rsv_reader *r, unsigned k, uint64_t *out, size_t i, size_t stop,
+                         rsv_status *st)
+{
+    rsv_reader l = *r;
+    for (; i < stop; i++) {
+        *st = rsv_read_eg(&l, k, &out[i]);
+        if (RSV_UNLIKELY(*st != RSV_OK)) break;
+    }
+    *r = l;
+    return i;
+}
+
 rsv_status rsv_read_eg_n(rsv_reader *r, unsigned k, uint64_t *out, size_t count, size_t *done)
 {
     size_t i = 0;
@@ -257,23 +272,15 @@ rsv_status rsv_read_eg_n(rsv_reader *r, unsigned k, uint64_t *out, size_t count,
         int (*run)(rsv_reader *, unsigned, uint64_t *, size_t, size_t *) = eg_run_plain;
 #endif
         while (i < count && run(r, k, out, count, &i)) {
-            /* one long code through the single decoder's out-of-line path
-             * (what its inline path would end in), then back in */
-            st = rsv__commit(r, rsv__read_eg_slow(*r, k), &out[i]);
+            /* A code longer than the cache. Long codes come in runs (wide
+             * values): decode it and the next 16 singly before re-entering,
+             * which keeps the entry cost off most of them. */
+            size_t stop = count - i > 17 ? i + 17 : count;
+            i = eg_singles(r, k, out, i, stop, &st);
             if (RSV_UNLIKELY(st != RSV_OK)) return finish(st, i, done);
-            i++;
-            /* long codes come in runs (wide values): a few single decodes
-             * before re-entering keep the entry cost off every one of them */
-            for (size_t j = 0; j < 3 && i < count; j++, i++) {
-                st = rsv_read_eg(r, k, &out[i]);
-                if (RSV_UNLIKELY(st != RSV_OK)) return finish(st, i, done);
-            }
         }
     }
-    for (; i < count; i++) { /* the view's tail, errors, k >= 63 */
-        st = rsv_read_eg(r, k, &out[i]);
-        if (RSV_UNLIKELY(st != RSV_OK)) break;
-    }
+    i = eg_singles(r, k, out, i, count, &st); /* the view's tail, errors, k >= 63 */
     return finish(st, i, done);
 }
 
