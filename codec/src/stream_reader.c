@@ -124,8 +124,10 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
 {
     parsed p;
     if (RSV_UNLIKELY(!parse_fast(sr, &p))) {
-        rsv_status st = parse_generic(sr, &p);
+        parsed slow; /* p's address never escapes: it stays in registers */
+        rsv_status st = parse_generic(sr, &slow);
         if (st) return st;
+        p = slow;
     }
     /* order (i > 0): the new key shares [0, kept) with the old one, so only
      * the literal is compared with the old key from there on. The key buffer
