@@ -38,13 +38,7 @@ static uint8_t *gk_encode(const rsv_record *r, size_t n, const rsv_oracle_kv03_p
 {
     rsv_oracle_record *o = calloc(n ? n : 1, sizeof *o);
     if (!o) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        o[i].key = r[i].key;
-        o[i].key_len = r[i].key_len;
-        o[i].state = r[i].value.kind == RSV_VALUE_PRESENT ? RSV_ORACLE_PRESENT : RSV_ORACLE_TOMBSTONE;
-        o[i].value = r[i].value.data;
-        o[i].value_len = r[i].value.len;
-    }
+    rsv_kv03d_to_oracle(r, n, o);
     uint8_t *out = NULL;
     size_t bad;
     rsv_status st = rsv_oracle_kv03_encode(o, n, p, (const uint8_t *)"\0", 1, &out, len, &bad);

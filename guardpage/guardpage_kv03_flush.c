@@ -120,13 +120,7 @@ static void data_stream_flush(const uint8_t *file, size_t n, const rsv_record *w
 static void stream_flush(const rsv_record *r, size_t n, const char *name)
 {
     rsv_oracle_record *o = calloc(n ? n : 1, sizeof *o);
-    for (size_t i = 0; i < n; i++) {
-        o[i].key = r[i].key;
-        o[i].key_len = r[i].key_len;
-        o[i].state = r[i].value.kind == RSV_VALUE_PRESENT ? RSV_ORACLE_PRESENT : RSV_ORACLE_TOMBSTONE;
-        o[i].value = r[i].value.data;
-        o[i].value_len = r[i].value.len;
-    }
+    rsv_kv03d_to_oracle(r, n, o);
     uint8_t *bytes = NULL;
     uint64_t E = 0;
     size_t bad;

@@ -33,13 +33,7 @@ static uint8_t *oracle_encode(const rsv_record *r, size_t n, const rsv_kv03_poli
 {
     rsv_oracle_record *o = calloc(n ? n : 1, sizeof *o);
     if (!o) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        o[i].key = r[i].key;
-        o[i].key_len = r[i].key_len;
-        o[i].state = r[i].value.kind == RSV_VALUE_PRESENT ? RSV_ORACLE_PRESENT : RSV_ORACLE_TOMBSTONE;
-        o[i].value = r[i].value.data;
-        o[i].value_len = r[i].value.len;
-    }
+    rsv_kv03d_to_oracle(r, n, o);
     rsv_oracle_kv03_policy op = rsv_kv03d_policy(p);
     uint8_t *out = NULL;
     size_t bad;

@@ -102,17 +102,6 @@ static void make_shape(rsv_rng *g, shape *s, size_t P, unsigned u, size_t Lb, in
     if (s->n == 3) cr_assert(rsv_key_compare(s->r[1].key, s->r[1].key_len, s->r[2].key, s->r[2].key_len) < 0);
 }
 
-static void to_oracle(const rsv_record *r, size_t n, rsv_oracle_record *o)
-{
-    for (size_t i = 0; i < n; i++) {
-        o[i].key = r[i].key;
-        o[i].key_len = r[i].key_len;
-        o[i].state = r[i].value.kind == RSV_VALUE_PRESENT ? RSV_ORACLE_PRESENT : RSV_ORACLE_TOMBSTONE;
-        o[i].value = r[i].value.data;
-        o[i].value_len = r[i].value.len;
-    }
-}
-
 /* Bit offset (mod 8) of record 1's literal and value in a default-policy file. */
 static void offsets(const rsv_record *r, size_t n, unsigned *lit, unsigned *val)
 {
@@ -207,7 +196,7 @@ Test(kv03_words, record_stream_flips_and_truncations_agree_with_oracle)
         make_shape(&g, &s, (size_t)rsv_rng_below(&g, 10), (unsigned)rsv_rng_below(&g, 8), Lb, round % 5 == 4,
                    round % 2);
         rsv_oracle_record o[3];
-        to_oracle(s.r, s.n, o);
+        rsv_kv03d_to_oracle(s.r, s.n, o);
         uint8_t *bytes = NULL;
         uint64_t E = 0;
         size_t bad;
@@ -413,7 +402,7 @@ Test(kv03_words, streams_flush_against_guard_pages)
             free(bytes);
             /* the record stream, its last byte flush against the guard */
             rsv_oracle_record o[3];
-            to_oracle(s.r, s.n, o);
+            rsv_kv03d_to_oracle(s.r, s.n, o);
             uint64_t E;
             size_t bad;
             cr_assert_eq(rsv_oracle_stream_encode(o, s.n, (const uint8_t *)"\0", 1, &bytes, &E, &bad), RSV_OK);

@@ -546,3 +546,14 @@ size_t rsv_kv03d_naive_merge(const rsv_record *const *lists, const size_t *count
     free(t);
     return u;
 }
+
+void rsv_kv03d_to_oracle(const rsv_record *r, size_t n, rsv_oracle_record *o)
+{
+    for (size_t i = 0; i < n; i++) {
+        o[i].key = r[i].key;
+        o[i].key_len = r[i].key_len;
+        o[i].state = r[i].value.kind == RSV_VALUE_PRESENT ? RSV_ORACLE_PRESENT : RSV_ORACLE_TOMBSTONE;
+        o[i].value = r[i].value.data;
+        o[i].value_len = r[i].value.len;
+    }
+}

@@ -83,6 +83,9 @@ void rsv_kv03d_report_init(rsv_kv03d_report *rep);
 /* The codec policy as the oracle's struct. */
 rsv_oracle_kv03_policy rsv_kv03d_policy(const rsv_kv03_policy *p);
 
+/* The oracle's view of codec records (same key and value bytes, not copied). */
+void rsv_kv03d_to_oracle(const rsv_record *r, size_t n, rsv_oracle_record *o);
+
 /* Decode `bytes` with both sides as described above. expected (may be NULL)
  * is passed to both opens (§9.1 check 11). If want != NULL the walk must
  * also produce exactly want[0..nwant) (keys and three-state values). */
