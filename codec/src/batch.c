@@ -94,16 +94,18 @@ static ALWAYS_INLINE void fast_leave(rsv_reader *r, const fast_state *f)
 /* Refills that are certainly in bounds from here: each one advances ptr by
  * at most 7 bytes, so (lim - ptr) / 7 + 1 of them stay at or below lim. One
  * trip counter then replaces the per-iteration bounds test. */
-static ALWAYS_INLINE uint64_t safe_refills(const fast_state *f)
+static ALWAYS_INLINE uint64_t safe_refills(uint64_t ptr, uint64_t lim, uint64_t most)
 {
-    return f->ptr <= f->lim ? (f->lim - f->ptr) / 7 + 1 : 0;
+    uint64_t t = ptr <= lim ? (lim - ptr) / 7 + 1 : 0;
+    return t < most ? t : most;
 }
 
-static ALWAYS_INLINE void fast_refill(const uint8_t *data, fast_state *f)
+/* The OR refill (the loops pass their register copies of the state). */
+static ALWAYS_INLINE void or_refill(const uint8_t *data, uint64_t *cache, uint64_t *ptr, unsigned *n)
 {
-    f->cache |= rsv__load_be64(data + f->ptr) >> f->n; /* n <= 63 */
-    f->ptr += (63u - f->n) >> 3;
-    f->n |= 56u; /* n + 8 * (whole bytes added) */
+    *cache |= rsv__load_be64(data + *ptr) >> *n; /* n <= 63 */
+    *ptr += (63u - *n) >> 3;
+    *n |= 56u; /* n + 8 * (whole bytes added) */
 }
 
 static rsv_status finish(rsv_status st, size_t i, size_t *done)
@@ -120,11 +122,10 @@ static ALWAYS_INLINE size_t fixed_run(rsv_reader *r, unsigned w, uint64_t *out, 
     size_t i = 0;
     if (!fast_enter(r, &f)) return 0;
     for (;;) {
-        uint64_t trips = safe_refills(&f);
-        if (trips > count - i) trips = count - i;
+        uint64_t trips = safe_refills(f.ptr, f.lim, count - i);
         if (trips == 0) break;
         for (; trips; trips--) {
-            fast_refill(r->data, &f);
+            or_refill(r->data, &f.cache, &f.ptr, &f.n);
             out[i++] = f.cache >> (64u - w); /* 1 <= w <= 56 <= n */
             f.cache <<= w;
             f.n -= w;
@@ -198,14 +199,10 @@ static ALWAYS_INLINE int eg_run(rsv_reader *r, unsigned k, uint64_t *out, size_t
     unsigned n = f.n;
     int long_code = 0;
     for (;;) {
-        f.ptr = ptr;
-        uint64_t trips = safe_refills(&f), pairs = (uint64_t)(end - o) / 2;
-        if (trips > pairs) trips = pairs;
+        uint64_t trips = safe_refills(ptr, f.lim, (uint64_t)(end - o) / 2);
         if (trips == 0) break;
         for (; trips; trips--) {
-            cache |= rsv__load_be64(data + ptr) >> n; /* n <= 63 */
-            ptr += (63u - n) >> 3;
-            n |= 56u;
+            or_refill(data, &cache, &ptr, &n);
             unsigned z1, z2;
             uint64_t v1, v2, d1, d2;
             EG_STEP(cache, k, bias, z1, v1, d1);
@@ -320,14 +317,10 @@ static ALWAYS_INLINE int golomb_run(rsv_reader *r, const golomb_fast *gp, uint64
     unsigned n = f.n;
     int long_code = 0;
     for (;;) {
-        f.ptr = ptr;
-        uint64_t trips = safe_refills(&f), left = (uint64_t)(end - o);
-        if (trips > left) trips = left;
+        uint64_t trips = safe_refills(ptr, f.lim, (uint64_t)(end - o));
         if (trips == 0) break;
         for (; trips; trips--) {
-            cache |= rsv__load_be64(data + ptr) >> n; /* n <= 63 */
-            ptr += (63u - n) >> 3;
-            n |= 56u;
+            or_refill(data, &cache, &ptr, &n);
             unsigned q, u;
             uint64_t v, d;
             GOLOMB_STEP(cache, g, q, v, u, d);
