@@ -1,12 +1,12 @@
 /* Batch decoders into caller-owned arrays.
  *
  * Far from the end of the view the loops use a branch-free "OR" refill once
- * per pair of values: the cache's valid region always ends on a byte boundary
+ * per group of values: the cache's valid region always ends on a byte boundary
  * (`ptr`), so the next 8 bytes can be ORed in right below the n valid bits
  * and n topped up to 56..63 without a branch. The load's address depends
  * only on `ptr`, which changed at the previous refill, so the CPU issues it
- * while the previous pair is still being decoded: the loop-carried chain is
- * clz -> shift -> shift per code plus one OR per pair, with no load and no
+ * while the previous group is still being decoded: the loop-carried chain is
+ * clz -> shift -> shift per code plus one OR per group, with no load and no
  * data-dependent "refill now?" branch on it.
  *
  * The bits below n are then true view bits (the partial byte past the
@@ -181,12 +181,13 @@ rsv_status rsv_read_n(rsv_reader *r, unsigned w, uint64_t *out, size_t count, si
         (rest) = c1_ << (((z) + 1u + (k)) & 63u);                                            \
     } while (0)
 
-/* Decodes into out[*pi..count) until fewer than two values are wanted, the
- * view's last 16 bytes are near, or a code does not fit the cache (returns 1
- * then, with the reader at that code). Two codes per refill: n >= 56 after
- * it, and the pair is accepted with one test when both lie in the n valid
- * bits (otherwise the first alone, if it fits). The trip count leaves room
- * for whole pairs, so the hot loop has no count or bounds test. Inlined with
+/* Decodes into out[*pi..count) until fewer than three values are wanted,
+ * the view's last 16 bytes are near, or a code does not fit the cache
+ * (returns 1 then, with the reader at that code). Three codes per refill:
+ * n >= 56 after it, and the triple is accepted with one test when all three
+ * lie in the n valid bits (otherwise the first two or the first alone, if
+ * they fit). The trip count leaves room for whole triples, so the hot loop
+ * has no count or bounds test. Inlined with
  * k = 0 and with a variable k, so the order-0 loop folds its constants. */
 static ALWAYS_INLINE int eg_run(rsv_reader *r, unsigned k, uint64_t *out, size_t count, size_t *pi)
 {
@@ -199,21 +200,29 @@ static ALWAYS_INLINE int eg_run(rsv_reader *r, unsigned k, uint64_t *out, size_t
     unsigned n = f.n;
     int long_code = 0;
     for (;;) {
-        uint64_t trips = safe_refills(ptr, f.lim, (uint64_t)(end - o) / 2);
+        uint64_t trips = safe_refills(ptr, f.lim, (uint64_t)(end - o) / 3);
         if (trips == 0) break;
         for (; trips; trips--) {
             or_refill(data, &cache, &ptr, &n);
-            unsigned z1, z2;
-            uint64_t v1, v2, d1, d2;
+            unsigned z1, z2, z3;
+            uint64_t v1, v2, v3, d1, d2, d3;
             EG_STEP(cache, k, bias, z1, v1, d1);
             EG_STEP(d1, k, bias, z2, v2, d2);
-            unsigned t1 = 2 * z1 + 1 + k, t = t1 + 2 * z2 + 1 + k;
+            EG_STEP(d2, k, bias, z3, v3, d3);
+            unsigned t1 = 2 * z1 + 1 + k, t12 = t1 + 2 * z2 + 1 + k, t = t12 + 2 * z3 + 1 + k;
             if (RSV_LIKELY(t <= n)) {
+                o[0] = v1;
+                o[1] = v2;
+                o[2] = v3;
+                o += 3;
+                cache = d3;
+                n -= t;
+            } else if (t12 <= n) {
                 o[0] = v1;
                 o[1] = v2;
                 o += 2;
                 cache = d2;
-                n -= t;
+                n -= t12;
             } else if (t1 <= n) {
                 *o++ = v1;
                 cache = d1;
