@@ -36,31 +36,33 @@ typedef struct merge_state {
 
 #if RSV_BENCH_CANDIDATE
 
+/* The candidate's merge, unsealed output (the timed body and the check). */
+static void merge_unsealed(const merge_state *s, uint8_t **out, size_t *len)
+{
+    rsv_merge m;
+    if (rsv_merge_init(&m, s->inputs, s->n, 0) != RSV_OK || rsv_merge_run(&m) != RSV_OK ||
+        rsv_merge_finish_unsealed(&m, out, len) != RSV_OK)
+        rsv_bench_fail("merge failed");
+    rsv_merge_free(&m);
+}
+
 uint64_t rsv_bench_body_kv03_merge(void *state)
 {
     const merge_state *s = state;
-    rsv_merge m;
     uint8_t *out = NULL;
     size_t len = 0;
-    if (rsv_merge_init(&m, s->inputs, s->n, 0) != RSV_OK || rsv_merge_run(&m) != RSV_OK ||
-        rsv_merge_finish_unsealed(&m, &out, &len) != RSV_OK)
-        rsv_bench_fail("merge failed");
+    merge_unsealed(s, &out, &len);
     uint64_t h = kv03_fold_output(out, len);
     free(out);
-    rsv_merge_free(&m);
     return h;
 }
 
 /* Untimed: the sealed output of the same API must be the fixture file. */
 static void check_output(const merge_state *s)
 {
-    rsv_merge m;
     uint8_t *out = NULL;
     size_t len = 0;
-    if (rsv_merge_init(&m, s->inputs, s->n, 0) != RSV_OK || rsv_merge_run(&m) != RSV_OK ||
-        rsv_merge_finish_unsealed(&m, &out, &len) != RSV_OK)
-        rsv_bench_fail("merge failed");
-    rsv_merge_free(&m);
+    merge_unsealed(s, &out, &len);
     rsv_kv03_seal(out, len);
     if (len != s->fx->full_len || memcmp(out, s->fx->full, len) != 0)
         rsv_bench_fail("%s: merge output differs from the fixture file", s->fx->shape->name);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "reservoir/kv03.h"
+#include "kv03_diff_gen.h"
 #include "testutil.h"
 
 /* Largest framed record of the generated sets, by hand: keys <= 50 bytes
@@ -28,12 +29,6 @@ typedef struct recset {
     uint8_t *store; /* keys and values */
     size_t n;
 } recset;
-
-static inline int cmp_rec(const void *a, const void *b)
-{
-    const rsv_record *x = a, *y = b;
-    return rsv_key_compare(x->key, x->key_len, y->key, y->key_len);
-}
 
 /* n random records: keys of exactly `klen` bytes (or 0..klen over a 2-letter
  * alphabet when short, so prefixes are shared), sorted, deduplicated; values
@@ -60,11 +55,7 @@ static inline recset gen(uint64_t seed, size_t n, size_t klen, int fixed_len)
                                  : rsv_value_present(p, vl);
         p += vl;
     }
-    qsort(s.r, n, sizeof *s.r, cmp_rec);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (m == 0 || cmp_rec(&s.r[m - 1], &s.r[i]) != 0) s.r[m++] = s.r[i];
-    s.n = m;
+    s.n = rsv_kv03d_sort_unique(s.r, n);
     return s;
 }
 

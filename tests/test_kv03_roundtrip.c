@@ -15,6 +15,7 @@
 #include "reservoir/kv03.h"
 #include "reservoir/merge.h"
 #include "reservoir/stream.h"
+#include "kv03_diff_gen.h"
 #include "testutil.h"
 
 typedef struct recset {
@@ -53,11 +54,7 @@ static recset gen(rsv_rng *g, size_t n, size_t maxv, size_t fixed)
         else if (!fixed && kind == 1) s.r[i].value = rsv_value_present(s.vals[i], 0);
         else s.r[i].value = rsv_value_present(s.vals[i], vl);
     }
-    qsort(s.r, n, sizeof *s.r, cmp_key);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (m == 0 || cmp_key(&s.r[m - 1], &s.r[i]) != 0) s.r[m++] = s.r[i];
-    s.n = m;
+    s.n = rsv_kv03d_sort_unique(s.r, n);
     return s;
 }
 

@@ -19,6 +19,15 @@ static int cmp_rec(const void *a, const void *b)
     return rsv_oracle_key_compare(x->key, x->key_len, y->key, y->key_len);
 }
 
+size_t rsv_kv03d_sort_unique(rsv_record *r, size_t n)
+{
+    qsort(r, n, sizeof *r, cmp_rec);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || cmp_rec(&r[m - 1], &r[i]) != 0) r[m++] = r[i];
+    return m;
+}
+
 /* A key derived from an earlier one so that neighbours share long prefixes:
  * a prefix of it (a proper prefix key), the prefix plus a byte differing from
  * the base's in one bit (keys that split inside a byte), or the prefix plus
@@ -86,11 +95,7 @@ rsv_kv03d_set rsv_kv03d_gen(rsv_rng *g, size_t n, size_t max_key, size_t max_val
         }
     }
     free(tmp);
-    qsort(s.r, n, sizeof *s.r, cmp_rec);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (m == 0 || cmp_rec(&s.r[m - 1], &s.r[i]) != 0) s.r[m++] = s.r[i];
-    s.n = m;
+    s.n = rsv_kv03d_sort_unique(s.r, n);
     return s;
 }
 

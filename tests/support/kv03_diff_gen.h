@@ -21,6 +21,10 @@ typedef struct rsv_kv03d_set {
 
 /* About n records (fewer after removing duplicate keys), keys of 0..max_key
  * bytes, values of 0..max_val bytes (1 in 6 a tombstone, 1 in 6 present-empty). */
+/* Sort records by key (the oracle's order) and drop repeated keys, keeping
+ * the first of each; returns the new count. */
+size_t rsv_kv03d_sort_unique(rsv_record *r, size_t n);
+
 rsv_kv03d_set rsv_kv03d_gen(rsv_rng *g, size_t n, size_t max_key, size_t max_val);
 void rsv_kv03d_set_free(rsv_kv03d_set *s);
 
