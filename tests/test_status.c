@@ -47,13 +47,16 @@ static const status_row rows[] = {
     ROW(RSV_ERR_TRUNCATED_VALUE, 35, "truncated string value"),
     ROW(RSV_ERR_RETAINED_PRECEDES_CODE, 36, "retained prefix shorter than selector code"),
     ROW(RSV_ERR_MISSING_PREFIX, 37, "retained prefix longer than previous key"),
-    ROW(RSV_ERR_SORT_TRANSITION, 38, "unsupported: selector transition"),
+    ROW(RSV_ERR_SORT_TRANSITION, 38, "selector transition to the same code"),
     ROW(RSV_ERR_VALUE_WIDTH, 39, "value width differs from common width"),
     ROW(RSV_ERR_BLOCK_OFFSET, 40, "block offset mismatch"),
     ROW(RSV_ERR_TERMINAL_MISMATCH, 41, "terminal framing mismatch"),
     ROW(RSV_ERR_SORT_BACKSPACE, 42, "selector backspace exceeds code"),
     ROW(RSV_ERR_UNKNOWN_SELECTOR, 43, "unknown selector code"),
     ROW(RSV_ERR_MERGE_MISMATCH, 44, "merge inputs disagree on policy or selector"),
+    ROW(RSV_ERR_DICTIONARY_ORDER, 45, "selector dictionary not increasing and prefix-free"),
+    ROW(RSV_ERR_SEED_RANGE, 46, "block seed outside the selector dictionary"),
+    ROW(RSV_ERR_PREFIX_CROSSES_CODE, 47, "retained prefix crosses a selector code"),
     ROW(RSV_ERR_TRUNCATED_HEADER, 48, "truncated file header"),
     ROW(RSV_ERR_BAD_MAGIC, 49, "unrecognized file magic"),
     ROW(RSV_ERR_WRONG_KIND, 50, "unsupported: index object, not a KV file"),
@@ -73,6 +76,8 @@ static const status_row rows[] = {
     ROW(RSV_ERR_BAD_EXTENT, 64, "noncanonical body offset or extent"),
     ROW(RSV_ERR_FILE_SIZE, 65, "truncated or trailing file bytes"),
     ROW(RSV_ERR_BODY_CRC, 66, "body CRC32C mismatch"),
+    ROW(RSV_ERR_UNUSED_SELECTOR, 67, "selector dictionary code used by no record"),
+    ROW(RSV_ERR_SELECTOR_PREFIX, 68, "selector code is a prefix of another code"),
     ROW(RSV_ERR_DIRECTORY_TRUNCATED, 72, "body shorter than the KV03 directory"),
     ROW(RSV_ERR_BAD_DIRECTORY_MAGIC, 73, "directory magic is not KV03"),
     ROW(RSV_ERR_BAD_DIRECTORY_REVISION, 74, "unsupported section revision or count"),
@@ -104,17 +109,16 @@ static const status_row *find(int code)
     return NULL;
 }
 
-/* The specs reserve 22–31 (CODES.md §6.1) and 45–47, 67–71, 91–127 (KV03.md
- * §8); everything else in 0–90 is defined. */
+/* The specs reserve 22–31 (CODES.md §6.1) and 69–71, 91–127 (KV03.md §8,
+ * format revision v2); everything else in 0–90 is defined. */
 static int reserved(int code)
 {
-    return (code >= 22 && code <= 31) || (code >= 45 && code <= 47) || (code >= 67 && code <= 71) ||
-           (code >= 91 && code <= 127);
+    return (code >= 22 && code <= 31) || (code >= 69 && code <= 71) || (code >= 91 && code <= 127);
 }
 
 Test(status, table_covers_exactly_the_defined_codes)
 {
-    cr_assert_eq(NROWS, 22 + 13 + 19 + 19); /* 0–21, 32–44, 48–66, 72–90 */
+    cr_assert_eq(NROWS, 22 + 16 + 21 + 19); /* 0–21, 32–47, 48–68, 72–90 */
     for (int c = 0; c <= 90; c++)
         cr_assert_eq(find(c) != NULL, !reserved(c), "code %d", c);
 }

@@ -25,7 +25,8 @@ typedef struct ctor_case {
 
 static void check_ctor(const ctor_case *c, size_t idx)
 {
-    rsv_view out = rsv_view_make((const void *)&out, 0xBAD, 0xBAD); /* sentinel */
+    static const uint8_t sentinel_byte = 0;
+    rsv_view out = rsv_view_make(&sentinel_byte, 0xBAD, 0xBAD); /* sentinel */
     rsv_status st = rsv_view_from_bytes(c->bytes, c->nbytes, c->off, c->len, &out);
     cr_assert_eq(st, c->want, "case %zu (nbytes %zu off %llu len %llu): got %d", idx, c->nbytes,
                  (unsigned long long)c->off, (unsigned long long)c->len, (int)st);

@@ -1,160 +1,25 @@
-/* Status messages: the exact strings of CODES.md §6.1 and KV03.md §8. */
+/* Status messages and names, generated from RSV_STATUS_LIST (status.h): the
+ * exact strings of CODES.md §6.1 and KV03.md §8. */
 #include "reservoir/status.h"
 
 const char *rsv_strerror(int code)
 {
     switch (code) {
-    case RSV_OK: return "success";
-    case RSV_ERR_INVALID_ARGUMENT: return "invalid argument";
-    case RSV_ERR_NOMEM: return "out of memory";
-    case RSV_ERR_TOO_LARGE: return "bit length overflow";
-    case RSV_ERR_IO: return "I/O error";
-    case RSV_ERR_STATE: return "operation invalid in current state";
-    case RSV_ERR_POISONED: return "object failed earlier";
-    case RSV_ERR_VIEW_RANGE: return "bit view exceeds storage";
-    case RSV_ERR_WIDTH: return "bit field wider than 64";
-    case RSV_ERR_TRUNCATED_FIELD: return "truncated bit field";
-    case RSV_ERR_TRUNCATED_SPAN: return "truncated bit span";
-    case RSV_ERR_EG_TRUNCATED: return "truncated exponential-Golomb count";
-    case RSV_ERR_EG_OVERFLOW: return "overflowing exponential-Golomb count";
-    case RSV_ERR_EG_QUOTIENT_OVERFLOW: return "overflowing exponential-Golomb quotient";
-    case RSV_ERR_EG_TRUNCATED_REMAINDER: return "truncated exponential-Golomb remainder";
-    case RSV_ERR_GOLOMB_TRUNCATED: return "truncated Golomb quotient";
-    case RSV_ERR_GOLOMB_TRUNCATED_REMAINDER: return "truncated Golomb remainder";
-    case RSV_ERR_GOLOMB_QUOTIENT_OVERFLOW: return "overflowing Golomb quotient";
-    case RSV_ERR_GOLOMB_SUM_OVERFLOW: return "overflowing Golomb value";
-    case RSV_ERR_BAD_ORDER: return "exponential-Golomb order exceeds 63";
-    case RSV_ERR_BAD_MODULUS: return "Golomb modulus is zero";
-    case RSV_ERR_VALUE_TOO_WIDE: return "value exceeds bit field";
-    case RSV_ERR_UNSORTED: return "keys are not strictly increasing";
-    case RSV_ERR_BACKSPACE_EXCEEDS_KEY: return "backspace exceeds previous key";
-    case RSV_ERR_KEY_ENDS_INSIDE_BYTE: return "string key ends inside a byte";
-    case RSV_ERR_TRUNCATED_VALUE: return "truncated string value";
-    case RSV_ERR_RETAINED_PRECEDES_CODE: return "retained prefix shorter than selector code";
-    case RSV_ERR_MISSING_PREFIX: return "retained prefix longer than previous key";
-    case RSV_ERR_SORT_TRANSITION: return "unsupported: selector transition";
-    case RSV_ERR_VALUE_WIDTH: return "value width differs from common width";
-    case RSV_ERR_BLOCK_OFFSET: return "block offset mismatch";
-    case RSV_ERR_TERMINAL_MISMATCH: return "terminal framing mismatch";
-    case RSV_ERR_SORT_BACKSPACE: return "selector backspace exceeds code";
-    case RSV_ERR_UNKNOWN_SELECTOR: return "unknown selector code";
-    case RSV_ERR_MERGE_MISMATCH: return "merge inputs disagree on policy or selector";
-    case RSV_ERR_TRUNCATED_HEADER: return "truncated file header";
-    case RSV_ERR_BAD_MAGIC: return "unrecognized file magic";
-    case RSV_ERR_WRONG_KIND: return "unsupported: index object, not a KV file";
-    case RSV_ERR_BAD_VERSION: return "unsupported file version or header length";
-    case RSV_ERR_HEADER_CRC: return "header CRC32C mismatch";
-    case RSV_ERR_BAD_FLAGS: return "unsupported header flags";
-    case RSV_ERR_BAD_UNIT: return "unsupported address unit";
-    case RSV_ERR_BAD_CHECKSUM_KIND: return "unsupported checksum kind";
-    case RSV_ERR_RESERVED: return "nonzero reserved bytes";
-    case RSV_ERR_BAD_BACKSPACE: return "unsupported backspace descriptor";
-    case RSV_ERR_BAD_POLICY: return "invalid block size or group size";
-    case RSV_ERR_POLICY_MISMATCH: return "stored policy differs from the expected policy";
-    case RSV_ERR_UNSUPPORTED_VALUE_POLICY: return "unsupported: fixed-width value policy";
-    case RSV_ERR_POLICY_WIDTH: return "variable policy width must encode zero";
-    case RSV_ERR_COMMON_WIDTH: return "absent common width must encode zero";
-    case RSV_ERR_VALUE_SLOTS: return "common-width values exceed body extent";
-    case RSV_ERR_BAD_EXTENT: return "noncanonical body offset or extent";
-    case RSV_ERR_FILE_SIZE: return "truncated or trailing file bytes";
-    case RSV_ERR_BODY_CRC: return "body CRC32C mismatch";
-    case RSV_ERR_DIRECTORY_TRUNCATED: return "body shorter than the KV03 directory";
-    case RSV_ERR_BAD_DIRECTORY_MAGIC: return "directory magic is not KV03";
-    case RSV_ERR_BAD_DIRECTORY_REVISION: return "unsupported section revision or count";
-    case RSV_ERR_SECTION_RANGE: return "section offset or length out of range";
-    case RSV_ERR_TRAILING_SECTIONS: return "bytes after the last section";
-    case RSV_ERR_BIT_SECTION_EXTENT: return "bit section length mismatch";
-    case RSV_ERR_EF_SHAPE: return "Elias-Fano section shape mismatch";
-    case RSV_ERR_DICTIONARY_SHAPE: return "dictionary offsets section malformed";
-    case RSV_ERR_METADATA: return "noncanonical metadata for an empty file";
-    case RSV_ERR_SECTION_SHAPE: return "section shape mismatch";
-    case RSV_ERR_UNSUPPORTED_SELECTORS: return "unsupported: more than one selector code";
-    case RSV_ERR_SECTION_ENDPOINTS: return "section endpoints mismatch";
-    case RSV_ERR_EF_CORRUPT: return "corrupt Elias-Fano sections";
-    case RSV_ERR_EF_ORDINAL: return "Elias-Fano ordinal out of range";
-    case RSV_ERR_EF_NONMONOTONE: return "Elias-Fano input not monotone";
-    case RSV_ERR_EF_NONCANONICAL: return "Elias-Fano sections not canonical";
-    case RSV_ERR_COMMON_WIDTH_NONCANONICAL: return "common width presence not canonical";
-    case RSV_ERR_NONZERO_GAP: return "nonzero section gap";
-    case RSV_ERR_NONZERO_PADDING: return "nonzero bit-section padding";    default: return "unknown reservoir error";
+#define RSV_STATUS_MSG_(name, num, msg) \
+    case num: return msg;
+        RSV_STATUS_LIST(RSV_STATUS_MSG_)
+#undef RSV_STATUS_MSG_
+    default: return "unknown reservoir error";
     }
 }
 
 const char *rsv_status_name(int code)
 {
     switch (code) {
-    case RSV_OK: return "RSV_OK";
-    case RSV_ERR_INVALID_ARGUMENT: return "RSV_ERR_INVALID_ARGUMENT";
-    case RSV_ERR_NOMEM: return "RSV_ERR_NOMEM";
-    case RSV_ERR_TOO_LARGE: return "RSV_ERR_TOO_LARGE";
-    case RSV_ERR_IO: return "RSV_ERR_IO";
-    case RSV_ERR_STATE: return "RSV_ERR_STATE";
-    case RSV_ERR_POISONED: return "RSV_ERR_POISONED";
-    case RSV_ERR_VIEW_RANGE: return "RSV_ERR_VIEW_RANGE";
-    case RSV_ERR_WIDTH: return "RSV_ERR_WIDTH";
-    case RSV_ERR_TRUNCATED_FIELD: return "RSV_ERR_TRUNCATED_FIELD";
-    case RSV_ERR_TRUNCATED_SPAN: return "RSV_ERR_TRUNCATED_SPAN";
-    case RSV_ERR_EG_TRUNCATED: return "RSV_ERR_EG_TRUNCATED";
-    case RSV_ERR_EG_OVERFLOW: return "RSV_ERR_EG_OVERFLOW";
-    case RSV_ERR_EG_QUOTIENT_OVERFLOW: return "RSV_ERR_EG_QUOTIENT_OVERFLOW";
-    case RSV_ERR_EG_TRUNCATED_REMAINDER: return "RSV_ERR_EG_TRUNCATED_REMAINDER";
-    case RSV_ERR_GOLOMB_TRUNCATED: return "RSV_ERR_GOLOMB_TRUNCATED";
-    case RSV_ERR_GOLOMB_TRUNCATED_REMAINDER: return "RSV_ERR_GOLOMB_TRUNCATED_REMAINDER";
-    case RSV_ERR_GOLOMB_QUOTIENT_OVERFLOW: return "RSV_ERR_GOLOMB_QUOTIENT_OVERFLOW";
-    case RSV_ERR_GOLOMB_SUM_OVERFLOW: return "RSV_ERR_GOLOMB_SUM_OVERFLOW";
-    case RSV_ERR_BAD_ORDER: return "RSV_ERR_BAD_ORDER";
-    case RSV_ERR_BAD_MODULUS: return "RSV_ERR_BAD_MODULUS";
-    case RSV_ERR_VALUE_TOO_WIDE: return "RSV_ERR_VALUE_TOO_WIDE";
-    case RSV_ERR_UNSORTED: return "RSV_ERR_UNSORTED";
-    case RSV_ERR_BACKSPACE_EXCEEDS_KEY: return "RSV_ERR_BACKSPACE_EXCEEDS_KEY";
-    case RSV_ERR_KEY_ENDS_INSIDE_BYTE: return "RSV_ERR_KEY_ENDS_INSIDE_BYTE";
-    case RSV_ERR_TRUNCATED_VALUE: return "RSV_ERR_TRUNCATED_VALUE";
-    case RSV_ERR_RETAINED_PRECEDES_CODE: return "RSV_ERR_RETAINED_PRECEDES_CODE";
-    case RSV_ERR_MISSING_PREFIX: return "RSV_ERR_MISSING_PREFIX";
-    case RSV_ERR_SORT_TRANSITION: return "RSV_ERR_SORT_TRANSITION";
-    case RSV_ERR_VALUE_WIDTH: return "RSV_ERR_VALUE_WIDTH";
-    case RSV_ERR_BLOCK_OFFSET: return "RSV_ERR_BLOCK_OFFSET";
-    case RSV_ERR_TERMINAL_MISMATCH: return "RSV_ERR_TERMINAL_MISMATCH";
-    case RSV_ERR_SORT_BACKSPACE: return "RSV_ERR_SORT_BACKSPACE";
-    case RSV_ERR_UNKNOWN_SELECTOR: return "RSV_ERR_UNKNOWN_SELECTOR";
-    case RSV_ERR_MERGE_MISMATCH: return "RSV_ERR_MERGE_MISMATCH";
-    case RSV_ERR_TRUNCATED_HEADER: return "RSV_ERR_TRUNCATED_HEADER";
-    case RSV_ERR_BAD_MAGIC: return "RSV_ERR_BAD_MAGIC";
-    case RSV_ERR_WRONG_KIND: return "RSV_ERR_WRONG_KIND";
-    case RSV_ERR_BAD_VERSION: return "RSV_ERR_BAD_VERSION";
-    case RSV_ERR_HEADER_CRC: return "RSV_ERR_HEADER_CRC";
-    case RSV_ERR_BAD_FLAGS: return "RSV_ERR_BAD_FLAGS";
-    case RSV_ERR_BAD_UNIT: return "RSV_ERR_BAD_UNIT";
-    case RSV_ERR_BAD_CHECKSUM_KIND: return "RSV_ERR_BAD_CHECKSUM_KIND";
-    case RSV_ERR_RESERVED: return "RSV_ERR_RESERVED";
-    case RSV_ERR_BAD_BACKSPACE: return "RSV_ERR_BAD_BACKSPACE";
-    case RSV_ERR_BAD_POLICY: return "RSV_ERR_BAD_POLICY";
-    case RSV_ERR_POLICY_MISMATCH: return "RSV_ERR_POLICY_MISMATCH";
-    case RSV_ERR_UNSUPPORTED_VALUE_POLICY: return "RSV_ERR_UNSUPPORTED_VALUE_POLICY";
-    case RSV_ERR_POLICY_WIDTH: return "RSV_ERR_POLICY_WIDTH";
-    case RSV_ERR_COMMON_WIDTH: return "RSV_ERR_COMMON_WIDTH";
-    case RSV_ERR_VALUE_SLOTS: return "RSV_ERR_VALUE_SLOTS";
-    case RSV_ERR_BAD_EXTENT: return "RSV_ERR_BAD_EXTENT";
-    case RSV_ERR_FILE_SIZE: return "RSV_ERR_FILE_SIZE";
-    case RSV_ERR_BODY_CRC: return "RSV_ERR_BODY_CRC";
-    case RSV_ERR_DIRECTORY_TRUNCATED: return "RSV_ERR_DIRECTORY_TRUNCATED";
-    case RSV_ERR_BAD_DIRECTORY_MAGIC: return "RSV_ERR_BAD_DIRECTORY_MAGIC";
-    case RSV_ERR_BAD_DIRECTORY_REVISION: return "RSV_ERR_BAD_DIRECTORY_REVISION";
-    case RSV_ERR_SECTION_RANGE: return "RSV_ERR_SECTION_RANGE";
-    case RSV_ERR_TRAILING_SECTIONS: return "RSV_ERR_TRAILING_SECTIONS";
-    case RSV_ERR_BIT_SECTION_EXTENT: return "RSV_ERR_BIT_SECTION_EXTENT";
-    case RSV_ERR_EF_SHAPE: return "RSV_ERR_EF_SHAPE";
-    case RSV_ERR_DICTIONARY_SHAPE: return "RSV_ERR_DICTIONARY_SHAPE";
-    case RSV_ERR_METADATA: return "RSV_ERR_METADATA";
-    case RSV_ERR_SECTION_SHAPE: return "RSV_ERR_SECTION_SHAPE";
-    case RSV_ERR_UNSUPPORTED_SELECTORS: return "RSV_ERR_UNSUPPORTED_SELECTORS";
-    case RSV_ERR_SECTION_ENDPOINTS: return "RSV_ERR_SECTION_ENDPOINTS";
-    case RSV_ERR_EF_CORRUPT: return "RSV_ERR_EF_CORRUPT";
-    case RSV_ERR_EF_ORDINAL: return "RSV_ERR_EF_ORDINAL";
-    case RSV_ERR_EF_NONMONOTONE: return "RSV_ERR_EF_NONMONOTONE";
-    case RSV_ERR_EF_NONCANONICAL: return "RSV_ERR_EF_NONCANONICAL";
-    case RSV_ERR_COMMON_WIDTH_NONCANONICAL: return "RSV_ERR_COMMON_WIDTH_NONCANONICAL";
-    case RSV_ERR_NONZERO_GAP: return "RSV_ERR_NONZERO_GAP";
-    case RSV_ERR_NONZERO_PADDING: return "RSV_ERR_NONZERO_PADDING";    default: return "RSV_ERR_UNKNOWN";
+#define RSV_STATUS_NAME_(name, num, msg) \
+    case num: return "RSV_" #name;
+        RSV_STATUS_LIST(RSV_STATUS_NAME_)
+#undef RSV_STATUS_NAME_
+    default: return "RSV_ERR_UNKNOWN";
     }
 }
