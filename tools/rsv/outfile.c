@@ -20,7 +20,7 @@ const char *cli_file_kind(unsigned mode)
     if (S_ISLNK(m)) return "a symbolic link";
     if (S_ISCHR(m)) return "a character device";
     if (S_ISBLK(m)) return "a block device";
-    if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+    if (S_ISFIFO(m)) return "a pipe or FIFO";
     if (S_ISSOCK(m)) return "a socket";
     return "not a regular file";
 }
