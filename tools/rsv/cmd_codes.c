@@ -258,12 +258,22 @@ static uint64_t src_end_bits(const bitsrc *in)
 }
 
 /* Read until the window holds input bytes up to absolute byte `want` (or
- * the input ends). 0, -1 read error (errno), -2 the window would pass
+ * the input ends); bytes before absolute byte `keep` may be dropped to make
+ * room (only when that frees a whole chunk, so copying stays linear in the
+ * input). 0, -1 read error (errno), -2 the window would pass
  * DECODE_MAX_WINDOW. */
-static int src_fill(bitsrc *in, uint64_t want)
+static int src_fill(bitsrc *in, uint64_t want, uint64_t keep)
 {
     while (!in->eof && in->base + in->len < want) {
         if (in->cap - in->len < DECODE_CHUNK) {
+            size_t k = keep > in->base ? (size_t)(keep - in->base) : 0;
+            if (k > in->len) k = in->len;
+            if (in->cap - in->len + k >= DECODE_CHUNK) {
+                memmove(in->buf, in->buf + k, in->len - k);
+                in->len -= k;
+                in->base += k;
+                continue;
+            }
             if (in->len + DECODE_CHUNK > DECODE_MAX_WINDOW) return -2;
             size_t ncap = in->cap ? in->cap * 2 : 2 * DECODE_CHUNK;
             if (ncap < in->len + DECODE_CHUNK) ncap = in->len + DECODE_CHUNK;
@@ -285,19 +295,6 @@ static int src_fill(bitsrc *in, uint64_t want)
     return 0;
 }
 
-/* Forget the bytes before absolute byte `upto` (when that frees at least
- * half the window, so the copying stays linear). */
-static void src_drop(bitsrc *in, uint64_t upto)
-{
-    if (in->fd < 0 || upto <= in->base) return;
-    size_t k = (size_t)(upto - in->base);
-    if (k > in->len) k = in->len;
-    if (k < in->len / 2 && in->cap - in->len >= DECODE_CHUNK) return;
-    memmove(in->buf, in->buf + k, in->len - k);
-    in->len -= k;
-    in->base += k;
-}
-
 static int read_error(const char *prog, const char *path, int r)
 {
     if (r == -2) cli_error(RSV_ERR_TOO_LARGE, "%s: '%s': a code longer than %zu bits (the decode window)",
@@ -314,19 +311,15 @@ static int decode_stream(const char *prog, const char *path, const cli_code *cod
     uint64_t pos = offset;
     int r;
     /* Skip to the offset without keeping what lies before it. */
-    for (;;) {
-        src_drop(in, pos / 8);
-        if ((r = src_fill(in, pos / 8 + 1)) != 0) return read_error(prog, path, r);
-        if (in->eof || in->base + in->len > pos / 8) break;
-    }
+    if ((r = src_fill(in, pos / 8 + 1, pos / 8)) != 0) return read_error(prog, path, r);
     if (in->eof && offset > src_end_bits(in)) {
         cli_error(RSV_ERR_VIEW_RANGE, "%s: --offset %" PRIu64 " is past the input's %" PRIu64 " bits",
                   prog, offset, src_end_bits(in));
         return CLI_EXIT_FAIL;
     }
     for (uint64_t i = 0; !have_count || i < count; i++) {
-        src_drop(in, pos / 8);
-        if ((r = src_fill(in, (pos + DECODE_LOOKAHEAD) / 8 + 1)) != 0) return read_error(prog, path, r);
+        if ((r = src_fill(in, (pos + DECODE_LOOKAHEAD) / 8 + 1, pos / 8)) != 0)
+            return read_error(prog, path, r);
         if (!have_count && in->eof && pos == src_end_bits(in)) break;
         rsv_reader rd;
         uint64_t v;
@@ -338,7 +331,7 @@ static int decode_stream(const char *prog, const char *path, const cli_code *cod
             if (st == RSV_OK || in->eof) break;
             uint64_t fail = pos + rsv_reader_position(&rd);
             if (src_end_bits(in) - fail >= DECODE_LOOKAHEAD) break;
-            if ((r = src_fill(in, (fail + DECODE_LOOKAHEAD) / 8 + 1 + DECODE_CHUNK)) != 0) {
+            if ((r = src_fill(in, (fail + DECODE_LOOKAHEAD) / 8 + 1 + DECODE_CHUNK, pos / 8)) != 0) {
                 if (r == -2) {
                     fflush(stdout);
                     cli_error(RSV_ERR_TOO_LARGE, "%s: code #%" PRIu64 " (from bit %" PRIu64 "): longer than "

@@ -111,7 +111,7 @@ static int only_blanks(const uint8_t *s, size_t n)
  * record whose bytes go to `arena`. Returns -1 for a record (*r filled), 0
  * for a skipped blank JSONL line, else the exit status after the error. */
 static int parse_line(const char *prog, const char *in, from fm, const uint8_t *s, size_t n,
-                      uint64_t line, cli_records *rs, cli_rec *r)
+                      uint64_t line, cli_records *rs, cli_rec *r, const char *note)
 {
     if (fm == FROM_JSONL && only_blanks(s, n)) return 0;
     memset(r, 0, sizeof *r);
@@ -139,7 +139,7 @@ static int parse_line(const char *prog, const char *in, from fm, const uint8_t *
         return CLI_EXIT_FAIL;
     }
     if (st) {
-        cli_error(st, "%s: '%s' line %" PRIu64, prog, in, line);
+        cli_error(st, "%s: '%s' line %" PRIu64 "%s", prog, in, line, note);
         return CLI_EXIT_FAIL;
     }
     return -1;
@@ -199,7 +199,7 @@ static int write_streaming(const char *prog, const char *in, const char *out, fr
     while (rc < 0 && (got = next_line(fp, &buf, &cap, &s, &n)) > 0) {
         cli_rec r;
         rs.arena.len = 0;
-        int pr = parse_line(prog, in, fm, s, n, ++line, &rs, &r);
+        int pr = parse_line(prog, in, fm, s, n, ++line, &rs, &r, "");
         if (pr >= 0) {
             if (pr) rc = pr;
             continue;
@@ -236,6 +236,8 @@ static int write_streaming(const char *prog, const char *in, const char *out, fr
     return rc;
 }
 
+#define HOLDS " (--sort holds the whole input in memory)"
+
 /* With --sort: the whole input is parsed into memory, sorted, checked for
  * duplicate keys, then written. */
 static int write_sorted(const char *prog, const char *in, const char *out, from fm, FILE *fp,
@@ -250,14 +252,14 @@ static int write_sorted(const char *prog, const char *in, const char *out, from 
     int rc = -1, got;
     while (rc < 0 && (got = next_line(fp, &buf, &cap, &s, &n)) > 0) {
         cli_rec r;
-        int pr = parse_line(prog, in, fm, s, n, ++line, &rs, &r);
+        int pr = parse_line(prog, in, fm, s, n, ++line, &rs, &r, HOLDS);
         if (pr >= 0) {
             if (pr) rc = pr;
             continue;
         }
         rsv_status st = cli_records_push(&rs, &r);
         if (st) {
-            cli_error(st, "%s: '%s' line %" PRIu64 " (--sort holds the whole input in memory)", prog, in, line);
+            cli_error(st, "%s: '%s' line %" PRIu64 "%s", prog, in, line, HOLDS);
             rc = CLI_EXIT_FAIL;
         }
     }
