@@ -65,7 +65,9 @@ uint32_t rsv__kv03_header_crc(const uint8_t *hdr);
 /* Atomic file output and read-only mapping (file_io.c). */
 int rsv__write_file_atomic(const char *path, const void *bytes, size_t n);
 /* Primitives (0 or an fd on success, -1 with errno on failure): create
- * `path.tmp.XXXXXX` with O_CLOEXEC (*tmp malloc'd), full write / pwrite /
+ * `path.tmp.XXXXXX` with O_CLOEXEC (*tmp malloc'd; the stem shortened to keep
+ * the name within NAME_MAX; mode = an existing path's permission bits, else
+ * 0666 & ~umask; an existing non-regular `path` refused with EISDIR/EEXIST), full write / pwrite /
  * pread with EINTR and short-transfer handling, fsync of path's directory. */
 int rsv__tmp_create(const char *path, char **tmp);
 int rsv__write_all(int fd, const void *buf, size_t n);
@@ -73,6 +75,12 @@ int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at);
 int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at);
 int rsv__sync_dir(const char *path);
 int rsv__map_file(const char *path, void **map, size_t *len);
+/* Regular files only (see file_io.c): an fd and the size, or -1 with errno
+ * (EISDIR, EINVAL for a FIFO / device / socket). Never blocks on a FIFO. */
+int rsv__open_regular(const char *path, uint64_t *size);
+/* Like rsv__map_file, but the bytes are read (pread) into anonymous memory:
+ * immune to the file shrinking afterwards. Released by rsv__unmap_file. */
+int rsv__copy_file(const char *path, void **map, size_t *len);
 void rsv__unmap_file(void *map, size_t len);
 
 #endif

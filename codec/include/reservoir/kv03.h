@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "reservoir/ef.h"
+#include "reservoir/export.h"
 #include "reservoir/golomb.h"
 #include "reservoir/reader.h"
 #include "reservoir/record.h"
@@ -157,6 +158,14 @@ rsv_status rsv_kv03_writer_init_path(rsv_kv03_writer *w, const rsv_kv03_policy *
 rsv_status rsv_kv03_writer_set_flush_bytes(rsv_kv03_writer *w, size_t bytes);
 /* Finish a path writer (see above). RSV_ERR_STATE for an in-memory writer. */
 rsv_status rsv_kv03_writer_commit(rsv_kv03_writer *w);
+/* The name of a path writer's temporary while it exists (from init until the
+ * commit renames it, a failure unlinks it, or free), else NULL. The string is
+ * owned by the writer and does not move, so a caller may copy it once after
+ * init and unlink that copy from a signal handler (reservoir/file_io.h). The
+ * rules for `path` itself (only a regular file is replaced, its permission
+ * bits kept; NAME_MAX-safe temporary names; errno kept for RSV_ERR_IO) are
+ * those of reservoir/file_io.h. */
+RSV_API const char *rsv_kv03_writer_temp_path(const rsv_kv03_writer *w);
 
 /* Memory observation for tests and tools. "Buffered" = data-stream bytes
  * held in memory (rsv_writer_nbytes of the in-memory part); the high-water
@@ -208,9 +217,26 @@ typedef struct rsv_kv03_file {
 rsv_status rsv_kv03_open(const void *bytes, size_t n, const rsv_kv03_policy *expected,
                          rsv_kv03_file *out);
 /* mmap the file read-only and open it. RSV_ERR_IO if it cannot be opened or
- * mapped; the mapping is released by rsv_kv03_close (also on open failure). */
+ * mapped; the mapping is released by rsv_kv03_close (also on open failure).
+ * Only regular files are opened: a directory (errno EISDIR) or a FIFO,
+ * device or socket (errno EINVAL) is RSV_ERR_IO without blocking (the open
+ * uses O_NONBLOCK, so a FIFO with no writer does not hang).
+ *
+ * The mapping contract (docs/kv03.md, "Mapped files"): the file must not
+ * shrink while it is open. Every later read of the mapping (scan, frames,
+ * cursor, merge) touches the file's pages directly; a page beyond a new,
+ * shorter end of file raises SIGBUS in the reading thread, which the library
+ * cannot turn into a status. Content rewritten in place is read as it is
+ * (the CRCs of a scan catch it only if the scan runs after the change).
+ * Callers that cannot promise a stable file use rsv_kv03_open_path_copy. */
 rsv_status rsv_kv03_open_path(const char *path, const rsv_kv03_policy *expected,
                               rsv_kv03_file *out);
+/* Same, but the file is read (pread) into private memory once: no SIGBUS
+ * whatever happens to the file later, at the cost of file-size memory. A
+ * file that shrinks during the read is RSV_ERR_IO (errno EIO). Released by
+ * rsv_kv03_close like a mapping. */
+RSV_API rsv_status rsv_kv03_open_path_copy(const char *path, const rsv_kv03_policy *expected,
+                                           rsv_kv03_file *out);
 void rsv_kv03_close(rsv_kv03_file *f);
 
 /* block_offset(b) = select(b) + ord_b * cw (§4), b in 0..nb. */

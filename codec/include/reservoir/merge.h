@@ -108,6 +108,13 @@ rsv_status rsv_merge_init_path(rsv_merge *m, const rsv_kv03_file *const *inputs,
 /* Publish a path merge's output. RSV_ERR_STATE before the merge is done, after
  * a commit, or for an in-memory merge. */
 rsv_status rsv_merge_commit(rsv_merge *m);
+/* The temporary's name while a path merge has one (rsv_kv03_writer_temp_path
+ * of the output writer), else NULL: stable until commit, failure or free, for
+ * a signal handler to unlink (reservoir/file_io.h). */
+static inline const char *rsv_merge_temp_path(const rsv_merge *m)
+{
+    return rsv_kv03_writer_temp_path(&m->out);
+}
 /* One call: init_path, run, commit, free. */
 rsv_status rsv_merge_files_path(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
                                 const char *path);
