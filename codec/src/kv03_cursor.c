@@ -93,6 +93,7 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     out->key_len = c->key_len;
     out->value_span = fr.value;
     out->end = fr.end;
+    out->code = fr.code;
     out->value.kind = fr.value.kind;
     out->value.len = (size_t)fr.value.len;
     out->value.data = NULL; /* skipped: the state and length are known, the bytes are not copied */

@@ -17,6 +17,7 @@ rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f)
     rsv_reader_init(&fw->r, f->data);
     if (f->policy.code == RSV_BACKSPACE_GOLOMB) rsv_golomb_init(&fw->golomb, f->policy.param);
     fw->cont_prev = f->dict_bits; /* cont_{-1} = c */
+    fw->code_bits = f->dict_bits;
     return RSV_OK;
 }
 
@@ -69,6 +70,7 @@ rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     out->retained = R;
     out->local = local;
     out->key_bits = local + S;
+    out->code = fw->code;
     fw->i = i + 1;
     return RSV_OK;
 }

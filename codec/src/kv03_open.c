@@ -114,6 +114,10 @@ static rsv_status check_directory(const uint8_t *d, rsv_kv03_file *f)
                 body + f->sec_off[4], f->sec_len[4]);
     f->data = rsv_view_make(body + f->sec_off[0], 0, f->extent);
     f->code = body + f->sec_off[5];
+    f->dict = body + f->sec_off[5];
+    f->dict_off = body + f->sec_off[6];
+    f->seeds = body + f->sec_off[7];
+    f->seed_w = per_block;
     return RSV_OK;
 }
 

@@ -134,6 +134,7 @@ static inline int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     out->retained = R;
     out->local = local;
     out->key_bits = local + S;
+    out->code = fw->code;
     fw->i = i + 1;
     return 1;
 }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "reservoir/ef.h"
+#include "reservoir/export.h"
 #include "reservoir/golomb.h"
 #include "reservoir/reader.h"
 #include "reservoir/record.h"
@@ -201,6 +202,11 @@ typedef struct rsv_kv03_file {
     const uint8_t *code;  /* C0 = the first dict_bits bits of section 5 */
     void *map;            /* set by rsv_kv03_open_path */
     size_t map_len;
+    /* v2 (KV03.md §6): pointers only, set by open, read by nobody at open */
+    const uint8_t *dict;     /* section 5 bytes (dict_bits bits) */
+    const uint8_t *dict_off; /* section 6 bytes: m+1 little-endian u64 */
+    const uint8_t *seeds;    /* section 7 bytes */
+    unsigned seed_w;         /* bits per seed: bitlen(m-1) when m >= 2, else 0 */
 } rsv_kv03_file;
 
 /* §9.1 checks 1–29 in order, first failure wins; reads only the 96-byte
@@ -215,6 +221,30 @@ void rsv_kv03_close(rsv_kv03_file *f);
 
 /* block_offset(b) = select(b) + ord_b * cw (§4), b in 0..nb. */
 rsv_status rsv_kv03_block_offset(const rsv_kv03_file *f, uint64_t b, uint64_t *bit);
+
+/* ---- selector dictionary and seeds (§6, format revision v2) -------------
+ *
+ * m = rsv_kv03_code_count(f): 0 for the empty file, 1 for a single-code (v1)
+ * file, >= 2 for a multi-code file. Open does not read sections 5-7;
+ * frames, cursors and scan run rsv_kv03_dictionary_check before record 0
+ * when m >= 2. Codes are numbered by their dictionary index j (0..m-1),
+ * which is also their bit-string order. */
+
+/* §6.3 steps 1-4 in order: RSV_ERR_SECTION_ENDPOINTS, RSV_ERR_DICTIONARY_SHAPE,
+ * RSV_ERR_TOO_LARGE (a code longer than 512 bits: the spec's MAY, taken),
+ * RSV_ERR_DICTIONARY_ORDER. RSV_OK for m <= 1 (nothing read). Reads sections
+ * 5 and 6 only; allocates nothing. */
+RSV_API rsv_status rsv_kv03_dictionary_check(const rsv_kv03_file *f);
+/* m (1 for a v1 file, 0 for the empty file). */
+RSV_API uint64_t rsv_kv03_code_count(const rsv_kv03_file *f);
+/* Dictionary code j as a bit view into section 5 (j = 0 is C0 when m <= 1).
+ * RSV_ERR_INVALID_ARGUMENT when j >= max(m, 1). Meaningful (in bounds and
+ * ordered) only after rsv_kv03_dictionary_check returned RSV_OK; before it a
+ * code whose offsets leave section 5 gives RSV_ERR_SECTION_ENDPOINTS. */
+RSV_API rsv_status rsv_kv03_code(const rsv_kv03_file *f, uint64_t j, rsv_view *code);
+/* seed_b, the dictionary index of block b's first record (0 when m <= 1).
+ * RSV_ERR_INVALID_ARGUMENT when b >= nb. Not range-checked against m. */
+RSV_API rsv_status rsv_kv03_seed(const rsv_kv03_file *f, uint64_t b, uint64_t *j);
 
 /* §9.2 full verification after a successful open, first failure wins.
  * diag (may be NULL) receives the failing record and bit for walk errors. */
@@ -238,6 +268,7 @@ typedef struct rsv_kv03_frame {
      * them: it compares and stores literals of any length with word loads.) */
     uint64_t literal_word;
     int literal_inline;
+    uint64_t code; /* dictionary index of the record's code (0 when m <= 1) */
 } rsv_kv03_frame;
 
 typedef struct rsv_kv03_frames {
@@ -250,6 +281,8 @@ typedef struct rsv_kv03_frames {
     int done;
     int literal_words; /* fill rsv_kv03_frame.literal_word (opt-in) */
     uint64_t next_block; /* index of the next block-start record (saves i mod W) */
+    uint64_t code;       /* Cp: dictionary index of the previous record's code */
+    uint64_t code_bits;  /* |Cp| (c = dict_bits when m <= 1) */
 } rsv_kv03_frames;
 
 rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f);
@@ -267,6 +300,7 @@ typedef struct rsv_kv03_entry {
     rsv_value_span value_span; /* the value's encoding (bytes not copied) */
     rsv_value value;           /* kind and len always; data only from rsv_kv03_cursor_record */
     uint64_t end;              /* data-stream bit after the record */
+    uint64_t code;             /* dictionary index of the record's code (0 when m <= 1) */
 } rsv_kv03_entry;
 
 typedef struct rsv_kv03_cursor {
