@@ -90,6 +90,15 @@ typedef struct rsv_kv03_writer {
     struct rsv_kv03_sink *sink;
     uint64_t flushed_bits;
     uint64_t buffered_max; /* high-water mark of rsv_writer_nbytes(&data) */
+    /* Format revision v2 (§3.2, §6): the code of the last record and the
+     * codes used so far (private, allocated at the first record: see
+     * code_list.h; O(dictionary bits / 8 + 16 per code)). */
+    uint8_t cur[RSV_KV03_MAX_CODE_BITS / 8]; /* last record's code, zero padded */
+    uint64_t cur_bits;
+    int fresh;           /* the next record starts its code: record 0 or a code change */
+    uint64_t trans_R;    /* fresh and N > 0: lcp(previous code, new code) */
+    uint64_t trans_cont; /* fresh and N > 0: the previous record's logical length */
+    struct rsv__codes *codes;
 } rsv_kv03_writer;
 
 /* code = NULL selects the default C0 = `0` (code_bits ignored); otherwise C0
@@ -103,6 +112,26 @@ rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_l
 /* Same with the value given as an encoded span (merges copy values this way). */
 rsv_status rsv_kv03_writer_add_span(rsv_kv03_writer *w, const void *key, size_t key_len,
                                     const rsv_value_span *v);
+/* Format revision v2: append one record with its own selector code, the
+ * first code_bits bits (MSB-first) of code; code = NULL means the init's C0
+ * (code_bits ignored). Checks in the order of §11.1, after the argument
+ * checks (key = NULL with key_len > 0, code = NULL is fine):
+ *   1. code_bits > 512                                  → RSV_ERR_TOO_LARGE
+ *   2. a code not used before that is a prefix of a code used before, or has
+ *      one as a prefix (an empty code beside any other) → RSV_ERR_SELECTOR_PREFIX
+ *   3. logical key (code ‖ key bits) not above the previous record's
+ *      (so also any return to an earlier code)         → RSV_ERR_UNSORTED
+ * then the value checks of rsv_kv03_writer_add. A file whose records all use
+ * one code is the v1 file of that C0, byte for byte; with m >= 2 codes the
+ * writer emits transitions, seeds and the dictionary (§3.2, §6). Mixing
+ * rsv_kv03_writer_add (the init's C0) and add_coded is allowed. */
+RSV_API rsv_status rsv_kv03_writer_add_coded(rsv_kv03_writer *w, const uint8_t *code,
+                                             uint64_t code_bits, const void *key, size_t key_len,
+                                             rsv_value v);
+/* The same with the value given as an encoded span. */
+RSV_API rsv_status rsv_kv03_writer_add_coded_span(rsv_kv03_writer *w, const uint8_t *code,
+                                                  uint64_t code_bits, const void *key,
+                                                  size_t key_len, const rsv_value_span *v);
 /* Finish: the complete file in a malloc'd buffer (free() it). The writer is
  * then finished (RSV_ERR_STATE for further adds/finishes). */
 rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
@@ -174,7 +203,9 @@ typedef struct rsv_kv03_writer_stats {
 } rsv_kv03_writer_stats;
 void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out);
 
-/* One-shot batch encoder (§11.1) over an array of records. */
+/* One-shot batch encoder (§11.1) over an array of records. A record's code
+ * is recs[i].code/code_bits, or the call's code (NULL: `0`) when
+ * recs[i].code is NULL. */
 rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, uint64_t code_bits,
                            const rsv_record *recs, size_t n, uint8_t **out, size_t *nbytes);
 
