@@ -315,3 +315,104 @@ Test(kv03_v2_read, builder_reproduces_12_5)
     free(got);
     free(want);
 }
+
+/* ---- jumping to a code (kv03.h: rsv_kv03_first_block_of_code, *_seek_code) */
+
+Test(kv03_v2_read, first_block_of_code_12_5)
+{
+    /* seeds 0, 2: code 1 begins by a transition inside block 0 (record 2),
+     * code 2 at block 1's first record (record 3); both get [0, 1] */
+    size_t n;
+    uint8_t *b = spec_file(&n);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    const uint64_t want[3][2] = {{0, 0}, {0, 1}, {0, 1}};
+    for (uint64_t j = 0; j < 3; j++) {
+        uint64_t lo = 9, hi = 9;
+        cr_assert_eq(rsv_kv03_first_block_of_code(&f, j, &lo, &hi), RSV_OK);
+        cr_assert(lo == want[j][0] && hi == want[j][1], "code %llu: [%llu, %llu]", (unsigned long long)j,
+                  (unsigned long long)lo, (unsigned long long)hi);
+    }
+    uint64_t lo, hi;
+    cr_assert_eq(rsv_kv03_first_block_of_code(&f, 3, &lo, &hi), RSV_ERR_INVALID_ARGUMENT);
+    /* seeds 0, 1 (byte 10): code 2 has no block with seed >= 2: [1, 1] */
+    b[V2_SEEDS] = 0x10;
+    rsv_kv03d_reseal(b, n);
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_first_block_of_code(&f, 2, &lo, &hi), RSV_OK);
+    cr_assert(lo == 1 && hi == 1);
+    free(b);
+}
+
+Test(kv03_v2_read, cursor_seek_code_12_5)
+{
+    size_t n;
+    uint8_t *b = spec_file(&n);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    rsv_kv03_cursor c;
+    rsv_kv03_entry e;
+    int more;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    const int first_of[3] = {0, 2, 3}; /* the first record of codes 0, 1, 2 */
+    for (int pass = 0; pass < 2; pass++) /* a second pass re-seeks a used cursor */
+        for (uint64_t j = 0; j < 3; j++) {
+            cr_assert_eq(rsv_kv03_cursor_seek_code(&c, j), RSV_OK);
+            for (int i = first_of[j]; i < 6; i++) {
+                const v2_rec *w = &V2_RECS[i];
+                cr_assert_eq(rsv_kv03_cursor_record(&c, &e, &more), RSV_OK, "code %d record %d", (int)j, i);
+                cr_assert(more);
+                cr_assert_eq(e.index, (uint64_t)i);
+                cr_assert_eq(e.code, w->code);
+                cr_assert_eq(e.key_len, w->key_len);
+                cr_assert_eq(memcmp(e.key, w->key, w->key_len), 0);
+                cr_assert_eq(e.value.len, w->val_len);
+            }
+            cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+            cr_assert_eq(more, 0);
+        }
+    cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 3), RSV_ERR_INVALID_ARGUMENT);
+    rsv_kv03_cursor_free(&c);
+    /* frames: the same landing records */
+    rsv_kv03_frames fw;
+    rsv_kv03_frame fr;
+    cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+    for (uint64_t j = 0; j < 3; j++) {
+        cr_assert_eq(rsv_kv03_frames_seek_code(&fw, j), RSV_OK);
+        cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
+        cr_assert_eq(fr.index, (uint64_t)first_of[j]);
+        cr_assert_eq(fr.start, V2_RECS[first_of[j]].start);
+    }
+    free(b);
+}
+
+Test(kv03_v2_read, seek_past_the_last_code_ends_the_walk)
+{
+    /* seeds 0, 1 (byte 10): records 2-5 are under `10`, none under `11`:
+     * the walk from block 1 skips records 3-5 and ends (terminal checked) */
+    size_t n;
+    uint8_t *b = spec_file(&n);
+    b[V2_SEEDS] = 0x10;
+    rsv_kv03d_reseal(b, n);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    rsv_kv03_cursor c;
+    rsv_kv03_entry e;
+    int more = 1;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 2), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+    cr_assert_eq(more, 0);
+    /* a broken terminal length is found by the skip: directory terminal 18 → 19 */
+    b[96 + 16] = 19;
+    rsv_kv03d_reseal(b, n);
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_reset(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 2), RSV_ERR_TERMINAL_MISMATCH);
+    rsv_kv03_diag d = rsv_kv03_cursor_diag(&c);
+    cr_assert_eq(d.record, 5);
+    cr_assert_eq(d.bit, 126);
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_ERR_POISONED);
+    rsv_kv03_cursor_free(&c);
+    free(b);
+}
