@@ -2,7 +2,7 @@
  * §12.5 multi-code file opens, scans and walks (frames, cursor, scanner);
  * every row of the §12.5 corruption table gives the spec's status, record
  * and bit in both columns (open + scan, cursor walk). Expected bytes come
- * from docs/spec/KV03.md (kv03_v2_file.h), records and positions from the
+ * from docs/spec/KV03.md (spec_doc.h), records and positions from the
  * spec's tables; crafted inputs for the other v2 statuses are in
  * test_kv03_v2_crafted.c. */
 #include <criterion/criterion.h>
@@ -14,11 +14,12 @@
 #include "kv03_build.h"
 #include "kv03_diff.h"
 #include "kv03_v2_file.h"
+#include "spec_doc.h"
 
 static uint8_t *spec_file(size_t *n)
 {
-    uint8_t *f = kv03v2_spec_hexdump("### 12.5 ", n);
-    cr_assert_not_null(f, "no hex dump under §12.5 in docs/spec/KV03.md");
+    uint8_t *f = NULL;
+    cr_assert_eq(rsv_spec_hexdump("12.5", &f, n), 0, "no hex dump under §12.5 in docs/spec/KV03.md");
     cr_assert_eq(*n, 377);
     return f;
 }
@@ -70,8 +71,8 @@ Test(kv03_v2_read, v1_file_api_is_the_one_code_case)
 {
     /* §12.3 (m = 1): code 0 is C0 = section 5, seeds are 0, no check needed */
     size_t n;
-    uint8_t *b = kv03v2_spec_hexdump("### 12.3 ", &n);
-    cr_assert_not_null(b);
+    uint8_t *b = NULL;
+    cr_assert_eq(rsv_spec_hexdump("12.3", &b, &n), 0);
     cr_assert_eq(n, 360);
     rsv_kv03_file f;
     cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
