@@ -5,6 +5,8 @@
 
 #include "reservoir/kv03.h"
 
+#include "kv03_dict.h"
+
 /* Parse record fw->i (steps 1–5), advance fw->i and fw->cont_prev. On
  * failure nothing is recorded in fw->diag: callers poison themselves. */
 rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out);
@@ -84,18 +86,32 @@ static inline int rsv__fast_value(rsv_reader *r, rsv_value_span *v)
     return 1;
 }
 
+/* Transitions (KV03.md §3.3 step 2, m >= 2) are decoded here too, from
+ * the cached bits passed by value (the local reader never escapes): R < |Cp|
+ * was the SORT_TRANSITION error branch of the one-code walk, so one-code
+ * files take exactly the branches they took before, and a multi-code file
+ * stays on this path except for tails longer than the cache. Block starts
+ * of a multi-code file read their seed out of line (once per W records). */
 static inline int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
 {
     const rsv_kv03_file *f = fw->f;
     rsv_reader r = fw->r; /* local: registers, not memory */
-    uint64_t i = fw->i, c = f->dict_bits, start = r.pos, R, S;
+    uint64_t i = fw->i, c = fw->code_bits, code = fw->code, start = r.pos, R, S, base;
     int block_start = i == fw->next_block;
     if (block_start) {
         if (i > 0) { /* step 1: one EF select per block */
             uint64_t bo;
             if (rsv_kv03_block_offset(f, i / f->policy.W, &bo) != RSV_OK || bo != start) return 0;
         }
+        if (f->m >= 2) {
+            uint64_t s;
+            if (rsv__kv03_block_code(f, i / f->policy.W, &s) != RSV_OK) return 0;
+            code = s;
+            c = rsv__kv03_code_len(f, s);
+        }
         if (!rsv__fast_eg0(&r, &R) || R < c) return 0;
+        if (R > c && i > 0 && code != fw->code) return 0; /* PREFIX_CROSSES_CODE */
+        base = R;
     } else {
         uint64_t b;
         int ok;
@@ -108,9 +124,20 @@ static inline int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
         }
         if (!ok || b > fw->cont_prev) return 0;
         R = fw->cont_prev - b;
-        if (R < c) return 0;
+        base = R;
+        if (RSV_UNLIKELY(R < c)) { /* a transition: the tail names the new code */
+            uint64_t j;
+            unsigned used;
+            if (f->m < 2 || (r.n == 0 && !rsv__fast_fill(&r)) ||
+                !rsv__kv03_transition_word(f, code, R, r.cache, r.n, &j, &used))
+                return 0;
+            rsv__consume(&r, used); /* used <= r.n */
+            code = j;
+            c = rsv__kv03_code_len(f, j);
+            base = c; /* local = 0: the key restarts */
+        }
     }
-    uint64_t local = R - c;
+    uint64_t local = base - c;
     if (!rsv__fast_eg0(&r, &S)) return 0;
     out->literal_inline = 0;
     if (fw->literal_words) { /* the public short-literal option, as rsv__literal_peek */
@@ -125,8 +152,12 @@ static inline int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     if (!rsv__fast_value(&r, &out->value)) return 0;
     if (f->cw_present && out->value.width != f->cw) return 0;
     fw->r = r;
-    fw->cont_prev = R + S;
+    fw->cont_prev = base + S;
     if (block_start) fw->next_block = i + f->policy.W < i ? UINT64_MAX : i + f->policy.W;
+    if (RSV_UNLIKELY(block_start || base != R)) {
+        fw->code = code;
+        fw->code_bits = c;
+    }
     out->index = i;
     out->start = start;
     out->end = r.pos;
@@ -134,7 +165,7 @@ static inline int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     out->retained = R;
     out->local = local;
     out->key_bits = local + S;
-    out->code = fw->code;
+    out->code = code;
     fw->i = i + 1;
     return 1;
 }

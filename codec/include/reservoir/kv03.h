@@ -277,6 +277,22 @@ RSV_API rsv_status rsv_kv03_code(const rsv_kv03_file *f, uint64_t j, rsv_view *c
  * RSV_ERR_INVALID_ARGUMENT when b >= nb. Not range-checked against m. */
 RSV_API rsv_status rsv_kv03_seed(const rsv_kv03_file *f, uint64_t b, uint64_t *j);
 
+/* Jumping to a code. Block starts are NOT key restarts (§3.2: a block start
+ * that continues its code inherits key bits), so a block cannot be decoded
+ * on its own; the seeds only bound where a code begins.
+ *
+ * rsv_kv03_first_block_of_code: with b* = the first block whose seed is
+ * >= j (nb if none), binary search over the seeds (O(log nb) seed reads,
+ * nothing else read): [first, last] = [0, 0] when b* = 0, [nb-1, nb-1] when
+ * b* = nb, else [b*-1, b*]. Guarantee, for a file whose seeds are the ones
+ * the walk implies (every file the §3.3 walk accepts has nondecreasing
+ * seeds): the first record whose code is >= j lies in block `first`, or is
+ * the first record of block `last`; when no record has a code >= j, there
+ * is none. When first > 0, seed_first < j holds for any seeds. N = 0 gives
+ * [0, 0] (no block). RSV_ERR_INVALID_ARGUMENT when j >= max(m, 1). */
+RSV_API rsv_status rsv_kv03_first_block_of_code(const rsv_kv03_file *f, uint64_t j, uint64_t *first,
+                                                uint64_t *last);
+
 /* §9.2 full verification after a successful open, first failure wins.
  * diag (may be NULL) receives the failing record and bit for walk errors. */
 rsv_status rsv_kv03_scan(const rsv_kv03_file *f, rsv_kv03_diag *diag);
@@ -353,6 +369,23 @@ void rsv_kv03_cursor_free(rsv_kv03_cursor *c);
  * value buffers: a warm cursor walks a file without allocating. */
 rsv_status rsv_kv03_cursor_reset(rsv_kv03_cursor *c, const rsv_kv03_file *f);
 static inline rsv_kv03_diag rsv_kv03_cursor_diag(const rsv_kv03_cursor *c) { return c->diag; }
+
+/* rsv_kv03_frames_seek_code / rsv_kv03_cursor_seek_code: restart the walker
+ * on its file (dictionary read again, §6.3) so that its next call returns
+ * the first record whose code is >= j (or *more = 0 when there is none):
+ * the walk starts at block `first` above — the block start there is parsed
+ * as continuing its seed's code (its key bits are unknown and not needed:
+ * its code is < j) — and frames are skipped until the code reaches j. The
+ * record handed over is record 0 or follows a code change, so its key
+ * starts fresh and the cursor rebuilds every key from it exactly as a walk
+ * from record 0 would. Checks made on the skipped records: §3.3 steps 1-5
+ * (block offsets, seeds, transitions, framing) and the terminal check when
+ * the end is reached; not made: step 6-7 (keys, order) of the skipped
+ * records and PREFIX_CROSSES_CODE at block `first`. A failure poisons the
+ * walker (diag: record and bit as in a walk). Cost: one block of frames at
+ * most before code j's first record when the seeds are monotone. */
+RSV_API rsv_status rsv_kv03_frames_seek_code(rsv_kv03_frames *fw, uint64_t j);
+RSV_API rsv_status rsv_kv03_cursor_seek_code(rsv_kv03_cursor *c, uint64_t j);
 
 /* ---- reusable full verification ----------------------------------------- */
 
