@@ -543,3 +543,21 @@ Test(oracle_v2_codes, longer_literal_accepted)
     expect_records(f, n, r, 2);
     free(f);
 }
+
+/* Codes `0`, `10`, records (`0`,"a",⊥), (`10`,"",⊥), one block:
+ *   r0: `010` `0001001` `01100001` `0` (19 bits); r1: transition, cont 9 - R 0:
+ *   `0001010`, tail `10`, S = 0 `1`, `0` (11 bits): extent 30.
+ * Cut after the first tail bit (extent 27, still 4 bytes): P = `1` is a
+ * prefix of `10` only, the next read(1) is at the extent -> TRUNCATED_FIELD
+ * with the position unchanged, bit 27, record 1. */
+Test(oracle_v2_codes, transition_tail_at_extent)
+{
+    rsv_oracle_crecord r[2] = {REC("0", "a", NULL), REC("10", "", NULL)};
+    size_t n;
+    uint8_t *f = encode(r, 2, &EG0_W15, &n);
+    assert_data(f, "010 0001001 01100001 0  0001010 10 1 0");
+    const uint64_t blocks[1] = {0};
+    reframe(f, n, "010 0001001 01100001 0  0001010 1", blocks, 1);
+    expect_walk_fail_both(f, n, RSV_ERR_TRUNCATED_FIELD, 1, 27);
+    free(f);
+}
