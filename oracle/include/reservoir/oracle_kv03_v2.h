@@ -84,7 +84,8 @@ typedef struct rsv_oracle_kv03_v2_result {
      * stored (the whole dictionary, D_0 || ... || D_{m-1}). */
     rsv_oracle_kv03_result base;
     /* m <= 1: [C0] (m = 1) or empty (m = 0), once open succeeded in a
-     * non-OPEN mode; m >= 2: D_0..D_{m-1} once §6.3 passed. */
+     * non-OPEN mode; m >= 2: D_0..D_{m-1} once §6.3 step 2 passed (also
+     * when steps 3-4 then fail), else empty. */
     rsv_oracle_dict dict;
     /* code_index[i] = dictionary index of base.records.items[i]'s code
      * (base.records.count entries; NULL when there are none). */
