@@ -12,14 +12,28 @@
 
 #include "kv03_v2_util.h"
 #include "kv03_vectors.h"
+#include "spec_doc.h"
 #include "testutil.h"
 
-/* §12.6: E = 126 bits */
-static const uint8_t STREAM_12_6[16] = {0xa2, 0x58, 0x69, 0xe3, 0x12, 0xc4, 0x57, 0xac,
-                                        0x4b, 0x0d, 0xbc, 0xbd, 0x5b, 0x98, 0x96, 0x1c};
-/* §12.4 record stream (one code `0`): 100 bits */
-static const uint8_t STREAM_12_4[13] = {0xa2, 0x58, 0x69, 0xe3, 0x12, 0xc4, 0x8b,
-                                        0x77, 0x89, 0x61, 0xb7, 0x97, 0xa0};
+/* The §12.6 stream (E = 126 bits, 16 bytes) and the §12.4 v1 record stream
+ * (100 bits, 13 bytes), read from docs/spec/KV03.md. */
+static uint8_t STREAM_12_6[16], STREAM_12_4[13];
+
+static void load_spec(void)
+{
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(rsv_spec_hex_after("12.6", "E = 126 bits", &b, &n), 0);
+    cr_assert_eq(n, 16);
+    memcpy(STREAM_12_6, b, 16);
+    free(b);
+    cr_assert_eq(rsv_spec_hex_after("12.4", "| record stream |", &b, &n), 0);
+    cr_assert_eq(n, 13);
+    memcpy(STREAM_12_4, b, 13);
+    free(b);
+}
+
+TestSuite(stream_v2, .init = load_spec);
 
 /* A code set from a notation string per code ("0", "10", …). */
 typedef struct cset {
