@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reservoir/kv03.h"
+#include "reservoir/oracle_kv03.h"
 #include "reservoir/record.h"
+#include "kv03_diff.h"
 #include "spec_doc.h"
 
 /* §12.5 records: code, key, value (W = 3, K = 3, EG0). Codes as bytes. */
@@ -26,6 +29,27 @@ static inline const rsv_record *v2_recs_12_5(void)
         {(const uint8_t *)"ba", 2, {RSV_VALUE_PRESENT, NULL, 0}, V2_C11, 2},
     };
     return r;
+}
+
+/* The oracle's v2 batch encoding of codec records (a NULL code is `0`):
+ * the independent expectation for writer and merge outputs. Returns the
+ * status; *out malloc'd on success. */
+static inline rsv_status v2_oracle_encode(const rsv_record *r, size_t n, const rsv_kv03_policy *p, uint8_t **out,
+                                          size_t *len)
+{
+    static const uint8_t zero[1] = {0};
+    rsv_oracle_crecord *c = calloc(n ? n : 1, sizeof *c);
+    if (!c) return RSV_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        rsv_kv03d_to_oracle(&r[i], 1, &c[i].rec);
+        c[i].code.bits = r[i].code ? r[i].code : zero;
+        c[i].code.nbits = r[i].code ? r[i].code_bits : 1;
+    }
+    rsv_oracle_kv03_policy op = rsv_kv03d_policy(p);
+    size_t bad;
+    rsv_status st = rsv_oracle_kv03_encode_v2(c, n, &op, out, len, &bad);
+    free(c);
+    return st;
 }
 
 #endif
