@@ -366,3 +366,61 @@ Test(kv03_v2_write, transition_golomb)
     cr_assert_eq(out[96 + f.off[7]], 0x00);
     free(out);
 }
+
+/* Path writer memory with codes: the data stream stays within the flush
+ * bound plus one record, and the code list depends on the number of
+ * distinct codes only (the same after 2000 and 20000 records). Three codes
+ * `0`, `10`, `11`, keys 4-byte big-endian counters restarting per code. */
+Test(kv03_v2_write, path_writer_memory_with_codes)
+{
+    char dir[] = "/tmp/rsv_v2w_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/mem.kv", dir);
+    uint64_t code_bytes[2];
+    for (int run = 0; run < 2; run++) {
+        uint32_t n = run ? 20000 : 2000;
+        rsv_kv03_writer w;
+        cr_assert_eq(rsv_kv03_writer_init_path(&w, &P33, NULL, 0, path), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_set_flush_bytes(&w, 256), RSV_OK);
+        const uint8_t *codes[3] = {V2_C0, V2_C10, V2_C11};
+        const uint64_t bits[3] = {1, 2, 2};
+        for (int c = 0; c < 3; c++)
+            for (uint32_t i = 0; i < n; i++) {
+                uint8_t k[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i};
+                cr_assert_eq(rsv_kv03_writer_add_coded(&w, codes[c], bits[c], k, 4, rsv_value_present("v", 1)), RSV_OK);
+            }
+        rsv_kv03_writer_stats st;
+        rsv_kv03_writer_get_stats(&w, &st);
+        /* a record is at most ~60 bits here: 256 + 8 bytes bound the buffer */
+        cr_assert_leq(st.buffered_max, 264);
+        cr_assert_gt(st.code_bytes, 0);
+        code_bytes[run] = st.code_bytes;
+        cr_assert_eq(rsv_kv03_writer_commit(&w), RSV_OK);
+        rsv_kv03_writer_free(&w);
+        if (run == 0) { /* the file is the oracle's encoding of the same records */
+            rsv_record *r = calloc(3 * (size_t)n, sizeof *r);
+            uint8_t(*keys)[4] = malloc(3 * (size_t)n * 4);
+            cr_assert(r && keys);
+            for (size_t j = 0; j < 3 * (size_t)n; j++) {
+                uint32_t i = (uint32_t)(j % n);
+                keys[j][0] = (uint8_t)(i >> 24), keys[j][1] = (uint8_t)(i >> 16);
+                keys[j][2] = (uint8_t)(i >> 8), keys[j][3] = (uint8_t)i;
+                r[j].key = keys[j];
+                r[j].key_len = 4;
+                r[j].value = rsv_value_present("v", 1);
+                r[j].code = codes[j / n];
+                r[j].code_bits = bits[j / n];
+            }
+            uint8_t *want;
+            size_t nwant, ngot;
+            cr_assert_eq(v2_oracle_encode(r, 3 * (size_t)n, &P33, &want, &nwant), RSV_OK);
+            uint8_t *got = slurp(path, &ngot);
+            expect_bytes(got, ngot, want, nwant);
+            free(got), free(want), free(r), free(keys);
+        }
+        unlink(path);
+    }
+    cr_assert_eq(code_bytes[0], code_bytes[1]);
+    rmdir(dir);
+}

@@ -102,6 +102,7 @@ void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *
     out->buffer_capacity = w->data.cap;
     out->offset_bytes = 8 * w->offsets_cap;
     out->streaming = w->sink != NULL;
+    if (w->codes) out->code_bytes = w->codes->bits_cap + 16 * (uint64_t)w->codes->cap + 8;
 }
 
 void rsv__kv03_writer_abort(rsv_kv03_writer *w, rsv_status st)

@@ -1,8 +1,9 @@
 /* reservoir — KV03 files (KV03.md §3–§9, §11.1).
  *
- * Writer: streaming append of strictly increasing records, then finish to
- * file bytes in memory or to a path (temporary file, fsync, rename, fsync of
- * the directory). The file is a pure function of (records, policy, C0).
+ * Writer: streaming append of records with strictly increasing logical keys
+ * (code ‖ key), then finish to file bytes in memory or to a path (temporary
+ * file, fsync, rename, fsync of the directory). The file is a pure function
+ * of (records with their codes, policy); one code throughout is the v1 file.
  *
  * Reader: open (§9.1: header + directory only, nothing else is touched), scan
  * (§9.2: full verification) and three access levels over the data stream:
@@ -158,7 +159,10 @@ static inline rsv_kv03_diag rsv_kv03_writer_diag(const rsv_kv03_writer *w) { ret
  * (RSV_KV03_FLUSH_BYTES unless changed) of data-stream bytes are buffered, the
  * whole bytes are appended to the temporary and only the trailing partial
  * byte stays. Memory is therefore O(bound + largest record + N/W): one u64
- * block offset per block (needed for the EF index at the end) remains.
+ * block offset per block (needed for the EF index at the end) remains, plus
+ * (format revision v2) the codes used so far: their bits and two u64 per
+ * distinct code (≤ 80 bytes per code, the size of the dictionary the file
+ * stores; the seeds are derived from it at commit, not kept per block).
  *
  * rsv_kv03_writer_commit writes the last data bytes, the gap, EF sections
  * 1–4, dictionary, offsets and seeds, computes the body CRC by re-reading the
@@ -200,6 +204,7 @@ typedef struct rsv_kv03_writer_stats {
     uint64_t buffer_capacity; /* bytes allocated for them (geometric growth) */
     uint64_t offset_bytes;    /* block-offset table: 8 per block */
     int streaming;            /* 1 while a file sink is attached */
+    uint64_t code_bytes;      /* v2: the codes used so far (bits + 16 per code), allocated */
 } rsv_kv03_writer_stats;
 void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out);
 
