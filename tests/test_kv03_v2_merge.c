@@ -259,3 +259,54 @@ Test(kv03_v2_merge, init_check_order)
     expect_init_failure(c, 2, RSV_ERR_DICTIONARY_ORDER, 1);
     free(s.b), free(bad.b), free(other.b), free(c01.b);
 }
+
+/* §12.5 corruption table, cursor-walk column, seen through a merge (the
+ * damaged file as input 1 after an empty input 0): status, failing input,
+ * record and data-stream bit. */
+static void corrupt_case(void (*edit)(uint8_t *), rsv_status want, uint64_t record, uint64_t bit)
+{
+    blob in[2] = {{NULL, 0}, spec_12_5()};
+    cr_assert_eq(v2_oracle_encode(NULL, 0, &P33, &in[0].b, &in[0].n), RSV_OK);
+    edit(in[1].b);
+    rsv_kv03_seal(in[1].b, in[1].n);
+    blob out = {NULL, 0};
+    rsv_merge m;
+    cr_assert_eq(merge(in, 2, 0, &out, &m), want);
+    cr_assert_eq(m.failed_input, 1);
+    cr_assert_eq(m.diag.record, record, "record %lu", (unsigned long)m.diag.record);
+    cr_assert_eq(m.diag.bit, bit, "bit %lu", (unsigned long)m.diag.bit);
+    free(in[0].b);
+    free(in[1].b);
+}
+
+#define DATA 288 /* file offset of section 0 (body offset 192) */
+static void flip56(uint8_t *f) { f[DATA + 7] ^= 0x80; }
+static void flip62(uint8_t *f) { f[DATA + 7] ^= 0x02; }
+static void seeds30(uint8_t *f) { f[96 + 280] = 0x30; }
+static void offsets_0115(uint8_t *f) { f[96 + 248 + 16] = 1; }
+
+Test(kv03_v2_merge, corrupt_multi_code_inputs)
+{
+    corrupt_case(flip56, RSV_ERR_SORT_TRANSITION, 2, 57);
+    corrupt_case(flip62, RSV_ERR_PREFIX_CROSSES_CODE, 3, 66);
+    corrupt_case(seeds30, RSV_ERR_SEED_RANGE, 3, 61);
+    corrupt_case(offsets_0115, RSV_ERR_DICTIONARY_SHAPE, 0, 0);
+}
+
+/* seeds byte 20 → 10: the walk accepts records 3-5 under `10` (§12.5 table);
+ * merging it with an empty file re-encodes exactly that list (m = 2). */
+Test(kv03_v2_merge, seed_to_10_is_walked_under_10)
+{
+    blob in[2] = {spec_12_5(), {NULL, 0}};
+    cr_assert_eq(v2_oracle_encode(NULL, 0, &P33, &in[1].b, &in[1].n), RSV_OK);
+    in[0].b[96 + 280] = 0x10;
+    rsv_kv03_seal(in[0].b, in[0].n);
+    rsv_record r[6];
+    memcpy(r, v2_recs_12_5(), sizeof r);
+    for (int i = 3; i < 6; i++) r[i].code = V2_C10, r[i].code_bits = 2;
+    blob want, out;
+    cr_assert_eq(v2_oracle_encode(r, 6, &P33, &want.b, &want.n), RSV_OK);
+    cr_assert_eq(merge(in, 2, 0, &out, NULL), RSV_OK);
+    expect_bytes(out.b, out.n, want.b, want.n);
+    free(out.b), free(want.b), free(in[0].b), free(in[1].b);
+}

@@ -180,13 +180,13 @@ static uint64_t le_at(const uint8_t *p)
     for (int i = 7; i >= 0; i--) x = (x << 8) | p[i];
     return x;
 }
-typedef struct dir {
+typedef struct dirinfo {
     uint64_t extent, terminal, dict_bits, seed_bits, off[8], len[8];
-} dir;
-static dir dir_of(const uint8_t *file)
+} dirinfo;
+static dirinfo dir_of(const uint8_t *file)
 {
     const uint8_t *d = file + 96;
-    dir r;
+    dirinfo r;
     r.extent = le_at(d + 8);
     r.terminal = le_at(d + 16);
     r.dict_bits = le_at(d + 32);
@@ -293,7 +293,7 @@ Test(kv03_v2_write, too_large_513_fails_512_works)
     size_t n;
     cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
     rsv_kv03_writer_free(&w);
-    dir f = dir_of(out);
+    dirinfo f = dir_of(out);
     cr_assert_eq(f.dict_bits, 512);
     cr_assert_eq(f.terminal, 520);
     cr_assert_eq(f.len[6], 16); /* m = 1 */
@@ -323,7 +323,7 @@ Test(kv03_v2_write, two_codes_w1_sections)
     uint8_t *out;
     size_t n;
     cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, 2, &out, &n), RSV_OK);
-    dir f = dir_of(out);
+    dirinfo f = dir_of(out);
     cr_assert_eq(f.extent, 38);
     cr_assert_eq(f.terminal, 9);
     cr_assert_eq(f.dict_bits, 2);
@@ -355,7 +355,7 @@ Test(kv03_v2_write, transition_golomb)
     uint8_t *out;
     size_t n;
     cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, 2, &out, &n), RSV_OK);
-    dir f = dir_of(out);
+    dirinfo f = dir_of(out);
     cr_assert_eq(f.extent, 28);
     cr_assert_eq(f.terminal, 1);
     uint8_t data[4] = {0};
