@@ -65,27 +65,26 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     const rsv_kv03_file *f = c->fw.f;
     if (c->fw.i >= f->N) return RSV_OK;
     uint64_t i = c->fw.i;
-    uint64_t old_len = c->key_len, old_code = c->fw.code, old_bits = c->fw.code_bits;
+    uint64_t old_len = c->key_len, old_code = c->fw.code;
     rsv_kv03_frame fr;
     if (RSV_UNLIKELY(!rsv__kv03_parse_fast(&c->fw, &fr))) {
         rsv_status st = rsv__kv03_parse_generic(&c->fw, &fr);
         if (st) return poison(c, st, i);
     }
-    /* Step 6: the previous logical key is cont_{i-1} when the record
-     * continues its code, else (record 0, a code change) the new code alone. */
-    int same = i > 0 && fr.code == old_code;
-    uint64_t prev_logical = same ? old_bits + 8 * old_len : c->fw.code_bits;
-    if (fr.retained > prev_logical) return poison(c, RSV_ERR_MISSING_PREFIX, i);
-    /* fr.local <= 8 * key_len now: the keys share their first fr.local bits,
-     * so step 7 compares the literal with the old key from there on. The
-     * buffer holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
     uint64_t pend = rsv__kw_end_byte(f->data);
     const uint8_t *src = fr.literal.data;
     uint64_t sb = fr.literal.off, S = fr.literal.len;
-    /* Step 7 on logical keys: across a code change the dictionary indices
-     * decide (§1.2), within a code the key bits. */
-    if (same ? !rsv__kw_key_greater(c->key, old_len, fr.local, S, src, sb, pend) : i > 0 && fr.code < old_code)
-        return poison(c, RSV_ERR_UNSORTED, i);
+    if (RSV_LIKELY(i > 0 && fr.code == old_code)) { /* the record continues its code */
+        /* Step 6: R <= cont_{i-1} = |C| + 8 key_len (|C| unchanged). Then
+         * fr.local <= 8 * key_len: the keys share their first fr.local bits,
+         * so step 7 compares the literal with the old key from there on. The
+         * buffer holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
+        if (fr.retained > c->fw.code_bits + 8 * old_len) return poison(c, RSV_ERR_MISSING_PREFIX, i);
+        if (!rsv__kw_key_greater(c->key, old_len, fr.local, S, src, sb, pend)) return poison(c, RSV_ERR_UNSORTED, i);
+    } else { /* record 0 or a code change: the key starts fresh (local = 0) */
+        if (fr.retained > c->fw.code_bits) return poison(c, RSV_ERR_MISSING_PREFIX, i); /* step 6: R <= |C| */
+        if (i > 0 && fr.code < old_code) return poison(c, RSV_ERR_UNSORTED, i); /* step 7: indices decide */
+    }
     uint64_t nbytes = fr.key_bits / 8;
     rsv_status st = key_room(&c->key, &c->key_cap, nbytes);
     if (st) return poison(c, st, i);

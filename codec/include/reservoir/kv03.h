@@ -245,8 +245,10 @@ typedef struct rsv_kv03_file {
     unsigned seed_w;         /* bits per seed: bitlen(m-1) when m >= 2, else 0 */
 } rsv_kv03_file;
 
-/* §9.1 checks 1–29 in order, first failure wins; reads only the 96-byte
- * header and the 192-byte directory. expected = NULL skips check 11. */
+/* §9.1 checks 1–28 in order, first failure wins; reads only the 96-byte
+ * header and the 192-byte directory. expected = NULL skips check 11. Format
+ * revision v2: m >= 2 files open (v1's check 29 is gone); their dictionary
+ * is read by the walkers and scan (§6.3), never by open. */
 rsv_status rsv_kv03_open(const void *bytes, size_t n, const rsv_kv03_policy *expected,
                          rsv_kv03_file *out);
 /* mmap the file read-only and open it. RSV_ERR_IO if it cannot be opened or
@@ -337,6 +339,9 @@ typedef struct rsv_kv03_frames {
     uint64_t code_bits;  /* |Cp| (c = dict_bits when m <= 1) */
 } rsv_kv03_frames;
 
+/* With m >= 2 init reads the dictionary (§6.3, rsv_kv03_dictionary_check):
+ * on failure it returns that status and the walker is poisoned at record 0,
+ * bit 0 (later calls: RSV_ERR_POISONED). The cursor's init/reset likewise. */
 rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f);
 /* Next frame: *more = 1 and *out filled, or *more = 0 at the end. After the
  * last record the terminal check (§3.3) is made before returning it. */
