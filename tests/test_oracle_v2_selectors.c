@@ -18,20 +18,6 @@ static const rsv_oracle_kv03_policy EG0_W15 = {RSV_ORACLE_BACKSPACE_EG, 0, 15, 1
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static uint64_t le(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = n; i > 0; i--)
-        v = (v << 8) | p[i - 1];
-    return v;
-}
-
-static void put_le(uint8_t *p, uint64_t v, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++, v >>= 8)
-        p[i] = (uint8_t)v;
-}
-
 static uint8_t *encode(const rsv_oracle_crecord *r, size_t n, const rsv_oracle_kv03_policy *p,
                        size_t *len)
 {
@@ -45,7 +31,7 @@ static uint8_t *encode(const rsv_oracle_crecord *r, size_t n, const rsv_oracle_k
 /* Section 0 of f as a '0'/'1' string (caller frees). */
 static char *data_bits(const uint8_t *f)
 {
-    uint64_t extent = le(f + 96 + 8, 8);
+    uint64_t extent = rsv_ov2_le(f + 96 + 8, 8);
     char *s = malloc(extent + 1);
     rsv_bits_to_string(f + rsv_ov2_section(f, 0), 0, extent, s);
     return s;
@@ -78,15 +64,15 @@ static void assert_data(const uint8_t *f, const char *notation)
 static void reframe(uint8_t *f, size_t n, const char *notation, const uint64_t *blocks, size_t nb)
 {
     uint8_t *body = f + 96;
-    uint64_t N = le(f + 56, 8), W = le(f + 20, 4), cw = le(f + 40, 8);
+    uint64_t N = rsv_ov2_le(f + 56, 8), W = rsv_ov2_le(f + 20, 4), cw = rsv_ov2_le(f + 40, 8);
     uint64_t extent = rsv_count_bits(notation);
-    cr_assert_eq(le(body + 72, 8), (extent + 7) / 8, "section 0 length would change");
+    cr_assert_eq(rsv_ov2_le(body + 72, 8), (extent + 7) / 8, "section 0 length would change");
     uint8_t *s0 = f + rsv_ov2_section(f, 0);
-    memset(s0, 0, (size_t)le(body + 72, 8));
-    rsv_parse_bits(notation, s0, (size_t)le(body + 72, 8), 0);
+    memset(s0, 0, (size_t)rsv_ov2_le(body + 72, 8));
+    rsv_parse_bits(notation, s0, (size_t)rsv_ov2_le(body + 72, 8), 0);
     uint64_t U = extent - N * cw;
-    put_le(body + 8, extent, 8);
-    put_le(body + 24, U, 8);
+    rsv_ov2_put_le(body + 8, extent, 8);
+    rsv_ov2_put_le(body + 24, U, 8);
     uint64_t r[8];
     cr_assert(nb + 1 <= 8);
     for (size_t b = 0; b < nb; b++)
@@ -98,12 +84,24 @@ static void reframe(uint8_t *f, size_t n, const char *notation, const uint64_t *
     const uint8_t *src[4] = {ef.low, ef.high, ef.samples, ef.sparse};
     size_t lens[4] = {ef.low_len, ef.high_len, ef.samples_len, ef.sparse_len};
     for (unsigned i = 0; i < 4; i++) {
-        cr_assert_eq(le(body + 72 + 16 * (i + 1), 8), lens[i], "EF section %u length", i + 1);
+        cr_assert_eq(rsv_ov2_le(body + 72 + 16 * (i + 1), 8), lens[i], "EF section %u length", i + 1);
         if (lens[i])
             memcpy(f + rsv_ov2_section(f, i + 1), src[i], lens[i]);
     }
     rsv_oracle_ef_free(&ef);
     rsv_ov2_fix_crcs(f, n);
+}
+
+/* The writer's file for r[0..k-1] under p, whose data stream must be
+ * `canonical`, with the data stream then replaced by `variant` (reframe). */
+static uint8_t *rewritten(const rsv_oracle_crecord *r, size_t k, const rsv_oracle_kv03_policy *p,
+                          const char *canonical, const char *variant, const uint64_t *blocks,
+                          size_t nb, size_t *n)
+{
+    uint8_t *f = encode(r, k, p, n);
+    assert_data(f, canonical);
+    reframe(f, *n, variant, blocks, nb);
+    return f;
 }
 
 /* Decode in `mode`; expect `st` (phase/step/record/bit checked as given). */
@@ -217,10 +215,10 @@ Test(oracle_v2_codes, code_of_512_bits_works)
     assert_data(f, "010 0001001 01100001 1 010 01111000"
                    "0001010 1^512 1 1 010 01110110"
                    "1 0001001 01100010 0");
-    cr_assert_eq(le(f + 96 + 8, 8), 579);
-    cr_assert_eq(le(f + 96 + 16, 8), 520);
-    cr_assert_eq(le(f + 96 + 32, 8), 513);
-    cr_assert_eq(le(f + 96 + 40, 8), 1);
+    cr_assert_eq(rsv_ov2_le(f + 96 + 8, 8), 579);
+    cr_assert_eq(rsv_ov2_le(f + 96 + 16, 8), 520);
+    cr_assert_eq(rsv_ov2_le(f + 96 + 32, 8), 513);
+    cr_assert_eq(rsv_ov2_le(f + 96 + 40, 8), 1);
     expect_records(f, n, r, 3);
     free(f);
     uint64_t E;
@@ -293,7 +291,7 @@ Test(oracle_v2_codes, return_to_earlier_code_is_unsorted)
 
 static void set_offset(uint8_t *f, unsigned j, uint64_t v)
 {
-    put_le(f + rsv_ov2_section(f, 6) + 8 * j, v, 8);
+    rsv_ov2_put_le(f + rsv_ov2_section(f, 6) + 8 * j, v, 8);
 }
 
 /* Step order 1 < 2 < 3 < 4, first failure wins, the same in scan (after the
@@ -361,8 +359,8 @@ Test(oracle_v2_codes, dictionary_code_over_512_bits)
     rsv_oracle_crecord r[3] = {REC("0", "a", NULL), REC("10", "b", NULL), REC("1^512", "c", NULL)};
     size_t n;
     uint8_t *f = encode(r, 3, &EG0_W15, &n);
-    cr_assert_eq(le(f + rsv_ov2_section(f, 6) + 16, 8), 3);
-    cr_assert_eq(le(f + rsv_ov2_section(f, 6) + 24, 8), 515);
+    cr_assert_eq(rsv_ov2_le(f + rsv_ov2_section(f, 6) + 16, 8), 3);
+    cr_assert_eq(rsv_ov2_le(f + rsv_ov2_section(f, 6) + 24, 8), 515);
     set_offset(f, 2, 2);
     rsv_ov2_fix_crcs(f, n);
     expect_dict_fail_both(f, n, RSV_ERR_TOO_LARGE, 3);
@@ -393,7 +391,7 @@ Test(oracle_v2_codes, seed_range_m5)
                                REC("110", "a", NULL), REC("111", "a", NULL)};
     size_t n;
     uint8_t *orig = encode(r, 5, &EG0_W15, &n);
-    cr_assert_eq(le(orig + 96 + 40, 8), 3); /* seed bits = 1 block * 3 */
+    cr_assert_eq(rsv_ov2_le(orig + 96 + 40, 8), 3); /* seed bits = 1 block * 3 */
     expect_records(orig, n, r, 5);
     uint8_t *f = malloc(n);
     const uint8_t seeds[3] = {0xA0, 0xC0, 0xE0};
@@ -507,10 +505,9 @@ Test(oracle_v2_codes, transition_below_lcp_accepted)
 {
     rsv_oracle_crecord r[2] = {REC("10", "a", NULL), REC("11", "a", NULL)};
     size_t n;
-    uint8_t *f = encode(r, 2, &EG0_W15, &n);
-    assert_data(f, "011 0001001 01100001 0  0001010 1 0001001 01100001 0");
     const uint64_t blocks[1] = {0};
-    reframe(f, n, "011 0001001 01100001 0  0001011 11 0001001 01100001 0", blocks, 1);
+    uint8_t *f = rewritten(r, 2, &EG0_W15, "011 0001001 01100001 0  0001010 1 0001001 01100001 0",
+                           "011 0001001 01100001 0  0001011 11 0001001 01100001 0", blocks, 1, &n);
     expect_records(f, n, r, 2);
     free(f);
 }
@@ -528,18 +525,16 @@ Test(oracle_v2_codes, longer_literal_accepted)
 {
     rsv_oracle_crecord r[2] = {REC("0", "a", NULL), REC("0", "ab", NULL)};
     size_t n;
-    uint8_t *f = encode(r, 2, &EG0_W15, &n);
-    assert_data(f, "010 0001001 01100001 0  1 0001001 01100010 0");
     const uint64_t one[1] = {0};
-    reframe(f, n, "010 0001001 01100001 0  010 0001010 1 01100010 0", one, 1);
+    uint8_t *f = rewritten(r, 2, &EG0_W15, "010 0001001 01100001 0  1 0001001 01100010 0",
+                           "010 0001001 01100001 0  010 0001010 1 01100010 0", one, 1, &n);
     expect_records(f, n, r, 2);
     free(f);
 
     rsv_oracle_kv03_policy w1 = {RSV_ORACLE_BACKSPACE_EG, 0, 1, 3};
-    f = encode(r, 2, &w1, &n);
-    assert_data(f, "010 0001001 01100001 0  0001010 0001001 01100010 0");
     const uint64_t two[2] = {0, 19};
-    reframe(f, n, "010 0001001 01100001 0  010 000010001 01100001 01100010 0", two, 2);
+    f = rewritten(r, 2, &w1, "010 0001001 01100001 0  0001010 0001001 01100010 0",
+                  "010 0001001 01100001 0  010 000010001 01100001 01100010 0", two, 2, &n);
     expect_records(f, n, r, 2);
     free(f);
 }
@@ -554,10 +549,9 @@ Test(oracle_v2_codes, transition_tail_at_extent)
 {
     rsv_oracle_crecord r[2] = {REC("0", "a", NULL), REC("10", "", NULL)};
     size_t n;
-    uint8_t *f = encode(r, 2, &EG0_W15, &n);
-    assert_data(f, "010 0001001 01100001 0  0001010 10 1 0");
     const uint64_t blocks[1] = {0};
-    reframe(f, n, "010 0001001 01100001 0  0001010 1", blocks, 1);
+    uint8_t *f = rewritten(r, 2, &EG0_W15, "010 0001001 01100001 0  0001010 10 1 0",
+                           "010 0001001 01100001 0  0001010 1", blocks, 1, &n);
     expect_walk_fail_both(f, n, RSV_ERR_TRUNCATED_FIELD, 1, 27);
     free(f);
 }

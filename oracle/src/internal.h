@@ -60,6 +60,17 @@ rsv_status ob_cur_take(ob_cursor *cur, uint64_t n, rsv_view *sub);
  * rsv_oracle_read) into dst starting at dst bit `at` (dst pre-zeroed). */
 void ob_copy_view_bits(uint8_t *dst, uint64_t at, rsv_view sub, uint64_t nbits);
 
+/* The key suffix of §2.1/§2.2: S = EG0; literal = take(S);
+ * (kept + S) mod 8 != 0 -> RSV_ERR_KEY_ENDS_INSIDE_BYTE (after the take).
+ * Codec errors propagate at their position. */
+rsv_status ob_read_key_suffix(ob_cursor *cur, uint64_t kept, uint64_t *S, rsv_view *literal);
+
+/* K = prev bits [0, kept) || bits [0, S) of literal, as key_len bytes
+ * (kept + S = 8 * key_len); *key is malloc'd, NULL when key_len = 0.
+ * RSV_ERR_NOMEM. */
+rsv_status ob_rebuild_key(const uint8_t *prev, uint64_t kept, rsv_view literal, uint64_t S,
+                          size_t key_len, uint8_t **key);
+
 /* Reads a §1.3 value at the cursor. On success *state is set, for present
  * values *bytes (malloc'd, NULL when n = 0) and *n are set. Errors:
  * codec errors of read(1)/EG0, RSV_ERR_TRUNCATED_VALUE (cursor after the
@@ -87,6 +98,13 @@ int ob_code_equal(rsv_oracle_code a, rsv_oracle_code b);
 rsv_status ob_code_copy(rsv_oracle_code *dst, const uint8_t *src, uint64_t from, uint64_t nbits);
 /* Appends a copy of bits [from, from + nbits) of src to the dictionary. */
 rsv_status ob_dict_push(rsv_oracle_dict *d, const uint8_t *src, uint64_t from, uint64_t nbits);
+/* Logical-key order of (ca || ka) and (cb || kb): <0, 0, >0. */
+int ob_logical_cmp(rsv_oracle_code ca, const uint8_t *ka, size_t kalen, rsv_oracle_code cb,
+                   const uint8_t *kb, size_t kblen);
+/* A malloc'd copy of records[0..n-1] as coded records, every code = C0
+ * (the v1 entry points). NULL on allocation failure. */
+rsv_oracle_crecord *ob_with_code(const rsv_oracle_record *records, size_t n, const uint8_t *c0,
+                                 uint64_t c0_bits);
 /* Appends v to a malloc'd array holding `count` values. */
 rsv_status ob_u64_push(uint64_t **arr, size_t count, uint64_t v);
 

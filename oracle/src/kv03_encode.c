@@ -134,14 +134,9 @@ rsv_status rsv_oracle_kv03_encode(const rsv_oracle_record *records, size_t n_rec
     if (st != RSV_OK)
         return st;
     /* Every record carries C0: the m <= 1 case of the revision-2 writer. */
-    rsv_oracle_crecord *coded = calloc(n_records ? n_records : 1, sizeof *coded);
+    rsv_oracle_crecord *coded = ob_with_code(records, n_records, c0, c0_bits);
     if (coded == NULL)
         return RSV_ERR_NOMEM;
-    for (size_t i = 0; i < n_records; i++) {
-        coded[i].code.bits = c0;
-        coded[i].code.nbits = c0_bits;
-        coded[i].rec = records[i];
-    }
     st = ob_kv03_build(coded, n_records, policy, out, out_len);
     free(coded);
     return st;

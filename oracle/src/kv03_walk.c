@@ -215,21 +215,13 @@ rsv_status ob_kv03_walk(const uint8_t *file, const rsv_oracle_dict *dict,
         const int continues = i > 0 && ci == cp;
         const uint64_t c = dict->codes[ci].nbits;
 
-        /* 3. S = EG0; literal = take(S); (local + S) mod 8 != 0.
-         * local + S is evaluated mod 2^64 (8 divides 2^64, so mod 8 is exact). */
-        {
-            rsv_status e = ob_cur_eg(&cur, 0, &S);
-            if (e != RSV_OK)
-                FAIL(e);
-        }
+        /* 3. S = EG0; literal = take(S); (local + S) mod 8 != 0. */
         rsv_view literal;
         {
-            rsv_status e = ob_cur_take(&cur, S, &literal);
+            rsv_status e = ob_read_key_suffix(&cur, local, &S, &literal);
             if (e != RSV_OK)
                 FAIL(e);
         }
-        if ((local + S) % 8 != 0)
-            FAIL(RSV_ERR_KEY_ENDS_INSIDE_BYTE);
 
         /* 4. Value (§1.3); with cw present, width != cw -> VALUE_WIDTH. */
         uint64_t vstart = cur.pos;
@@ -261,30 +253,16 @@ rsv_status ob_kv03_walk(const uint8_t *file, const rsv_oracle_dict *dict,
         uint64_t key_len = key_bits / 8;
         if (key_len > SIZE_MAX)
             FAIL(RSV_ERR_TOO_LARGE);
-        if (key_len > 0) {
-            key = calloc((size_t)key_len, 1);
-            if (key == NULL)
-                FAIL(RSV_ERR_NOMEM);
-            for (uint64_t j = 0; j < local; j++)
-                if (ob_key_bit(prev_key, j))
-                    key[j / 8] |= (uint8_t)(0x80u >> (unsigned)(j % 8));
-            ob_copy_view_bits(key, local, literal, S);
+        {
+            rsv_status e = ob_rebuild_key(prev_key, local, literal, S, (size_t)key_len, &key);
+            if (e != RSV_OK)
+                FAIL(e);
         }
 
         /* 7. i > 0 and C_i || K_i <= C_{i-1} || K_{i-1} -> UNSORTED. */
-        if (i > 0) {
-            rsv_oracle_crecord a, z;
-            memset(&a, 0, sizeof a);
-            memset(&z, 0, sizeof z);
-            a.code = dict->codes[ci];
-            a.rec.key = key;
-            a.rec.key_len = (size_t)key_len;
-            z.code = dict->codes[cp];
-            z.rec.key = prev_key;
-            z.rec.key_len = prev_key_len;
-            if (rsv_oracle_logical_compare(&a, &z) <= 0)
-                FAIL(RSV_ERR_UNSORTED);
-        }
+        if (i > 0 && ob_logical_cmp(dict->codes[ci], key, (size_t)key_len, dict->codes[cp],
+                                    prev_key, prev_key_len) <= 0)
+            FAIL(RSV_ERR_UNSORTED);
 
         {
             rsv_status e = ob_u64_push(&wo->code_index, res->records.count, ci);

@@ -62,6 +62,35 @@ int rsv_oracle_logical_compare(const rsv_oracle_crecord *a, const rsv_oracle_cre
     return la < lb ? -1 : 1;
 }
 
+int ob_logical_cmp(rsv_oracle_code ca, const uint8_t *ka, size_t kalen, rsv_oracle_code cb,
+                   const uint8_t *kb, size_t kblen)
+{
+    rsv_oracle_crecord a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.code = ca;
+    a.rec.key = ka;
+    a.rec.key_len = kalen;
+    b.code = cb;
+    b.rec.key = kb;
+    b.rec.key_len = kblen;
+    return rsv_oracle_logical_compare(&a, &b);
+}
+
+rsv_oracle_crecord *ob_with_code(const rsv_oracle_record *records, size_t n, const uint8_t *c0,
+                                 uint64_t c0_bits)
+{
+    rsv_oracle_crecord *coded = calloc(n ? n : 1, sizeof *coded);
+    if (coded == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        coded[i].code.bits = c0;
+        coded[i].code.nbits = c0_bits;
+        coded[i].rec = records[i];
+    }
+    return coded;
+}
+
 rsv_status rsv_oracle_code_set_check(const rsv_oracle_code *set, size_t n)
 {
     if (set == NULL && n > 0)

@@ -68,14 +68,9 @@ rsv_status rsv_oracle_stream_encode(const rsv_oracle_record *records, size_t n,
     st = ob_check_sorted(records, n, bad_index);
     if (st != RSV_OK)
         return st;
-    rsv_oracle_crecord *coded = calloc(n ? n : 1, sizeof *coded);
+    rsv_oracle_crecord *coded = ob_with_code(records, n, c0, c0_bits);
     if (coded == NULL)
         return RSV_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        coded[i].code.bits = c0;
-        coded[i].code.nbits = c0_bits;
-        coded[i].rec = records[i];
-    }
     st = stream_build(coded, n, out, extent_bits);
     free(coded);
     return st;
@@ -203,19 +198,12 @@ static rsv_status stream_decode(rsv_view v, const rsv_oracle_code *set, size_t n
         if (bk > 8 * (uint64_t)pk_len)
             FAIL(RSV_ERR_BACKSPACE_EXCEEDS_KEY);
         uint64_t kept = 8 * (uint64_t)pk_len - bk;
-        {
-            rsv_status e = ob_cur_eg(&cur, 0, &S);
-            if (e != RSV_OK)
-                FAIL(e);
-        }
         rsv_view literal;
         {
-            rsv_status e = ob_cur_take(&cur, S, &literal);
+            rsv_status e = ob_read_key_suffix(&cur, kept, &S, &literal);
             if (e != RSV_OK)
                 FAIL(e);
         }
-        if ((kept + S) % 8 != 0)
-            FAIL(RSV_ERR_KEY_ENDS_INSIDE_BYTE);
         uint64_t key_len = (kept + S) / 8; /* kept <= 8|P|, S <= E: no overflow */
         if (key_len > SIZE_MAX)
             FAIL(RSV_ERR_TOO_LARGE);
@@ -230,30 +218,16 @@ static rsv_status stream_decode(rsv_view v, const rsv_oracle_code *set, size_t n
         }
 
         /* K = P bits [0, kept) || literal. */
-        if (key_len > 0) {
-            key = calloc((size_t)key_len, 1);
-            if (key == NULL)
-                FAIL(RSV_ERR_NOMEM);
-            for (uint64_t j = 0; j < kept; j++)
-                if (ob_key_bit(pk, j))
-                    key[j / 8] |= (uint8_t)(0x80u >> (unsigned)(j % 8));
-            ob_copy_view_bits(key, kept, literal, S);
+        {
+            rsv_status e = ob_rebuild_key(pk, kept, literal, S, (size_t)key_len, &key);
+            if (e != RSV_OK)
+                FAIL(e);
         }
 
         /* 5. i > 0 and C || K_i <= Cc || K_{i-1} -> UNSORTED. */
-        if (i > 0) {
-            rsv_oracle_crecord a, z;
-            memset(&a, 0, sizeof a);
-            memset(&z, 0, sizeof z);
-            a.code = set[ci];
-            a.rec.key = key;
-            a.rec.key_len = (size_t)key_len;
-            z.code = set[cc];
-            z.rec.key = prev;
-            z.rec.key_len = prev_len;
-            if (rsv_oracle_logical_compare(&a, &z) <= 0)
-                FAIL(RSV_ERR_UNSORTED);
-        }
+        if (i > 0 &&
+            ob_logical_cmp(set[ci], key, (size_t)key_len, set[cc], prev, prev_len) <= 0)
+            FAIL(RSV_ERR_UNSORTED);
         if (code_index != NULL) {
             rsv_status e = ob_u64_push(code_index, res->records.count, ci);
             if (e != RSV_OK)

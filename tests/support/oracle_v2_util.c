@@ -34,7 +34,7 @@ rsv_oracle_crecord rsv_ov2_rec(const char *code, const char *key, const char *va
     return r;
 }
 
-static uint64_t le(const uint8_t *p, unsigned n)
+uint64_t rsv_ov2_le(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
     for (unsigned i = n; i > 0; i--)
@@ -42,7 +42,7 @@ static uint64_t le(const uint8_t *p, unsigned n)
     return v;
 }
 
-static void put_le64(uint8_t *p, uint64_t v, unsigned n)
+void rsv_ov2_put_le(uint8_t *p, uint64_t v, unsigned n)
 {
     for (unsigned i = 0; i < n; i++, v >>= 8)
         p[i] = (uint8_t)v;
@@ -50,16 +50,16 @@ static void put_le64(uint8_t *p, uint64_t v, unsigned n)
 
 size_t rsv_ov2_section(const uint8_t *file, unsigned i)
 {
-    return 96 + (size_t)le(file + 96 + 64 + 16 * i, 8);
+    return 96 + (size_t)rsv_ov2_le(file + 96 + 64 + 16 * i, 8);
 }
 
 void rsv_ov2_fix_crcs(uint8_t *f, size_t n)
 {
-    put_le64(f + 64, rsv_oracle_crc32c(f + 96, n - 96), 4);
+    rsv_ov2_put_le(f + 64, rsv_oracle_crc32c(f + 96, n - 96), 4);
     uint8_t h[96];
     memcpy(h, f, 96);
     memset(h + 68, 0, 4);
-    put_le64(f + 68, rsv_oracle_crc32c(h, 96), 4);
+    rsv_ov2_put_le(f + 68, rsv_oracle_crc32c(h, 96), 4);
 }
 
 int rsv_ov2_code_eq(rsv_oracle_code a, rsv_oracle_code b)

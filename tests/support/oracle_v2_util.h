@@ -16,6 +16,10 @@ rsv_oracle_code rsv_ov2_code(const char *notation);
  * value NULL = tombstone, else present with strlen(value) bytes. */
 rsv_oracle_crecord rsv_ov2_rec(const char *code, const char *key, const char *value);
 
+/* Little-endian words (envelope, directory, section 6). */
+uint64_t rsv_ov2_le(const uint8_t *p, unsigned nbytes);
+void rsv_ov2_put_le(uint8_t *p, uint64_t v, unsigned nbytes);
+
 /* File offset of section i (header + the directory's body offset). */
 size_t rsv_ov2_section(const uint8_t *file, unsigned i);
 
