@@ -442,7 +442,8 @@ int rsv_kv03d_merge(const uint8_t *const *files, const size_t *sizes, size_t n, 
         pf[i] = &fs[i];
     }
     rsv_oracle_merge_result om;
-    rsv_oracle_kv03_merge(ins, n, drop_tombstones, &om);
+    /* the codec merges across code sets (format revision v2, §11.2) */
+    rsv_oracle_kv03_merge_v2(ins, n, drop_tombstones, &om);
 
     /* codec: inputs opened in order by the engine (the codec merge takes
      * opened files), then init / run / finish */
