@@ -8,6 +8,7 @@
 
 #include "crc32c_table.h"
 
+#include "kv03_layout.h" /* rsv__crc32c_zeros */
 #include "mem.h"
 
 static uint32_t crc_tables(uint32_t c, const uint8_t *p, size_t n)
@@ -23,6 +24,15 @@ static uint32_t crc_tables(uint32_t c, const uint8_t *p, size_t n)
     }
     while (n--) c = (c >> 8) ^ rsv_crc32c_tab[0][(c ^ rsv__load_u8(p++)) & 0xff];
     return c;
+}
+
+/* The CRC of n zero bytes appended: the table step with a zero byte. Loads
+ * nothing but the table (no caller or constant buffer to check). */
+uint32_t rsv__crc32c_zeros(uint32_t crc, size_t n)
+{
+    uint32_t c = ~crc;
+    while (n--) c = (c >> 8) ^ rsv_crc32c_tab[0][c & 0xff];
+    return ~c;
 }
 
 uint32_t rsv_crc32c_portable(uint32_t crc, const void *p, size_t n)

@@ -53,6 +53,8 @@ static inline uint64_t rsv__ceil_div(uint64_t a, uint64_t b) { return a / b + (a
 
 /* Header CRC: all 96 bytes with bytes 68..71 taken as zero. */
 uint32_t rsv__kv03_header_crc(const uint8_t *hdr);
+/* rsv_crc32c(crc, n zero bytes) without a buffer (crc32c.c). */
+uint32_t rsv__crc32c_zeros(uint32_t crc, size_t n);
 
 /* Atomic file output and read-only mapping (file_io.c). */
 int rsv__write_file_atomic(const char *path, const void *bytes, size_t n);

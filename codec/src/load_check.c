@@ -18,9 +18,13 @@ uint64_t rsv__selftest_stale;
 #include <stdlib.h>
 
 #define MAX_WINDOWS 16
+#define MAX_RANGES 4
 
+/* A window is up to MAX_RANGES byte ranges (a decode may read two inputs,
+ * e.g. a record stream and its selector code). */
 static _Thread_local struct {
-    const uint8_t *lo, *hi;
+    const uint8_t *lo[MAX_RANGES], *hi[MAX_RANGES];
+    unsigned n;
 } windows[MAX_WINDOWS];
 static _Thread_local unsigned depth;
 static _Thread_local unsigned long long checked;
@@ -49,8 +53,12 @@ void rsv__load_check(const void *first, size_t n, const void *lo, const void *hi
     uintptr_t f = (uintptr_t)first;
     checked++;
     if (lo && !inside(f, n, lo, hi)) die("outside the site's bound (A1/A4 at p)", first, n, lo, hi, file, line);
-    if (depth && !inside(f, n, windows[depth - 1].lo, windows[depth - 1].hi))
-        die("outside the declared window", first, n, windows[depth - 1].lo, windows[depth - 1].hi, file, line);
+    if (depth) {
+        unsigned k, w = depth - 1;
+        for (k = 0; k < windows[w].n; k++)
+            if (inside(f, n, windows[w].lo[k], windows[w].hi[k])) return;
+        die("outside the declared window", first, n, windows[w].lo[0], windows[w].hi[0], file, line);
+    }
 }
 
 void rsv__load_check_push(const void *lo, const void *hi)
@@ -59,9 +67,21 @@ void rsv__load_check_push(const void *lo, const void *hi)
         fprintf(stderr, "rsv load check: bad window push (depth %u)\n", depth);
         abort();
     }
-    windows[depth].lo = lo;
-    windows[depth].hi = hi;
+    windows[depth].lo[0] = lo;
+    windows[depth].hi[0] = hi;
+    windows[depth].n = 1;
     depth++;
+}
+
+void rsv__load_check_also(const void *lo, const void *hi)
+{
+    if (depth == 0 || windows[depth - 1].n == MAX_RANGES || (uintptr_t)hi < (uintptr_t)lo) {
+        fprintf(stderr, "rsv load check: bad window range (depth %u)\n", depth);
+        abort();
+    }
+    windows[depth - 1].lo[windows[depth - 1].n] = lo;
+    windows[depth - 1].hi[windows[depth - 1].n] = hi;
+    windows[depth - 1].n++;
 }
 
 void rsv__load_check_pop(void)

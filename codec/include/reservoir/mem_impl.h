@@ -133,13 +133,16 @@ static inline uint64_t rsv__mem_le_n(const uint8_t *p, unsigned n)
 #ifdef RSV_LOAD_CHECK
 
 /* Abort unless [first, first + n) lies in [lo, hi) (when lo is not NULL) and
- * in the innermost declared window (when one is declared). */
+ * in one of the innermost declared window's ranges (when one is declared);
+ * the message names the window's first range. */
 RSV_API void rsv__load_check(const void *first, size_t n, const void *lo, const void *hi, const char *file,
                              int line);
 /* The harness's windows, innermost last, per thread: [lo, hi), hi
  * exclusive; lo == hi declares "no load at all" (A2, A3). */
 RSV_API void rsv__load_check_push(const void *lo, const void *hi);
 RSV_API void rsv__load_check_pop(void);
+/* Add a range to the innermost window (a second input of the same call). */
+RSV_API void rsv__load_check_also(const void *lo, const void *hi);
 /* Loads checked so far on this thread (a harness can show it checked any). */
 RSV_API unsigned long long rsv__load_check_count(void);
 
