@@ -29,15 +29,19 @@ static _Thread_local struct {
 static _Thread_local unsigned depth;
 static _Thread_local unsigned long long checked;
 
+/* The message names the load, the allowed range and how far each end of the
+ * load lies from the range's first and last byte (-1 = the byte before the
+ * first, +1 = the byte after the last). */
 static void die(const char *why, const void *first, size_t n, const void *lo, const void *hi, const char *file,
                 int line)
 {
-    uintptr_t f = (uintptr_t)first;
+    uintptr_t f = (uintptr_t)first, l = (uintptr_t)lo, h = (uintptr_t)hi;
     fprintf(stderr,
-            "rsv load check: %s: load of %zu byte(s) [%#" PRIxPTR ", %#" PRIxPTR "] at %s:%d; allowed [%#" PRIxPTR
-            ", %#" PRIxPTR ") (first byte %+" PRIdPTR ", last byte %+" PRIdPTR " from the allowed start)\n",
-            why, n, f, f + n - 1, file, line, (uintptr_t)lo, (uintptr_t)hi, (intptr_t)(f - (uintptr_t)lo),
-            (intptr_t)(f + n - 1 - (uintptr_t)lo));
+            "rsv load check: %s at %s:%d: load of %zu byte(s) [%#" PRIxPTR ", %#" PRIxPTR "], allowed [%#" PRIxPTR
+            ", %#" PRIxPTR "] (%s); first byte %+" PRIdPTR " from the first allowed, last byte %+" PRIdPTR
+            " from the last allowed\n",
+            why, file, line, n, f, f + n - 1, l, h - 1, h == l ? "empty: no load allowed" : "inclusive",
+            (intptr_t)(f - l), (intptr_t)(f + n - 1 - (h - 1)));
     fflush(stderr);
     abort();
 }
