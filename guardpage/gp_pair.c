@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "guardpage.h"
+#include "load_window.h"
 #include "reservoir/golomb.h"
 
 static uint64_t g_passed, g_failed;
@@ -42,7 +43,9 @@ void gp_pair_init(gp_pair *x, rsv_view v)
 {
     x->v = v;
     x->p = 0;
+    rsv_lw_none(); /* construction loads nothing (A3) */
     rsv_reader_init(&x->r, v);
+    rsv_lw_end();
 }
 
 /* Compare the fast reader's outcome with the oracle's and move the oracle on.
@@ -78,7 +81,9 @@ rsv_status gp_read(gp_pair *x, uint64_t w)
     uint64_t p0 = x->p;
     rsv_oracle_result o = rsv_oracle_read(x->v, p0, w);
     uint64_t val = 0;
+    rsv_lw_decode(x->v, x->p);
     rsv_status st = rsv_read(&x->r, clamp_u(w), &val);
+    rsv_lw_end();
     compare(x, "read", w, p0, o, st, val);
     return o.status;
 }
@@ -88,7 +93,9 @@ rsv_status gp_read_bit(gp_pair *x)
     uint64_t p0 = x->p;
     rsv_oracle_result o = rsv_oracle_read(x->v, p0, 1);
     unsigned bit = 0;
+    rsv_lw_decode(x->v, x->p);
     rsv_status st = rsv_read_bit(&x->r, &bit);
+    rsv_lw_end();
     compare(x, "read_bit", 1, p0, o, st, bit);
     return o.status;
 }
@@ -98,7 +105,9 @@ rsv_status gp_read_eg(gp_pair *x, uint64_t k)
     uint64_t p0 = x->p;
     rsv_oracle_result o = rsv_oracle_read_eg(x->v, p0, k);
     uint64_t val = 0;
+    rsv_lw_decode(x->v, x->p);
     rsv_status st = rsv_read_eg(&x->r, clamp_u(k), &val);
+    rsv_lw_end();
     compare(x, "read_eg", k, p0, o, st, val);
     return o.status;
 }
@@ -108,7 +117,9 @@ rsv_status gp_read_eg0(gp_pair *x)
     uint64_t p0 = x->p;
     rsv_oracle_result o = rsv_oracle_read_eg(x->v, p0, 0);
     uint64_t val = 0;
+    rsv_lw_decode(x->v, x->p);
     rsv_status st = rsv_read_eg0(&x->r, &val);
+    rsv_lw_end();
     compare(x, "read_eg0", 0, p0, o, st, val);
     return o.status;
 }
@@ -120,7 +131,9 @@ rsv_status gp_read_golomb(gp_pair *x, uint64_t m)
     rsv_golomb g;
     rsv_golomb_init(&g, m); /* m = 0 leaves an invalid struct: BAD_MODULUS on use */
     uint64_t val = 0;
+    rsv_lw_decode(x->v, x->p);
     rsv_status st = rsv_read_golomb(&x->r, &g, &val);
+    rsv_lw_end();
     compare(x, "read_golomb", m, p0, o, st, val);
     return o.status;
 }
@@ -130,7 +143,9 @@ rsv_status gp_read_golomb_m(gp_pair *x, uint64_t m)
     uint64_t p0 = x->p;
     rsv_oracle_result o = rsv_oracle_read_golomb(x->v, p0, m);
     uint64_t val = 0;
+    rsv_lw_decode(x->v, x->p);
     rsv_status st = rsv_read_golomb_m(&x->r, m, &val);
+    rsv_lw_end();
     compare(x, "read_golomb_m", m, p0, o, st, val);
     return o.status;
 }
@@ -139,7 +154,9 @@ rsv_status gp_skip(gp_pair *x, uint64_t n)
 {
     uint64_t p0 = x->p;
     rsv_oracle_result o = rsv_oracle_skip(x->v, p0, n);
+    rsv_lw_none();
     rsv_status st = rsv_skip(&x->r, n);
+    rsv_lw_end();
     compare(x, "skip", n, p0, o, st, 0);
     return o.status;
 }
@@ -153,7 +170,9 @@ rsv_status gp_take(gp_pair *x, uint64_t n, rsv_view *sub)
     static const uint8_t marker;
     rsv_view sentinel = rsv_view_make(&marker, 12345, 678);
     rsv_view sf = sentinel;
+    rsv_lw_none();
     rsv_status st = rsv_take(&x->r, n, &sf);
+    rsv_lw_end();
     compare(x, "take", n, p0, o, st, 0);
     if (o.status == RSV_OK && st == RSV_OK) {
         gp_check(rsv_view_identical(sf, so),
@@ -198,7 +217,9 @@ rsv_status gp_read_n(gp_pair *x, uint64_t w, size_t count)
     uint64_t p0 = x->p;
     size_t dono = 0, donf = (size_t)-1;
     rsv_oracle_result o = rsv_oracle_read_n(x->v, p0, w, g_out_o, count, &dono);
+    rsv_lw_decode(x->v, x->p);
     rsv_status st = rsv_read_n(&x->r, clamp_u(w), g_out_f, count, &donf);
+    rsv_lw_end();
     compare_batch(x, "read_n", w, p0, o, dono, st, donf);
     return o.status;
 }
@@ -209,7 +230,9 @@ rsv_status gp_read_eg_n(gp_pair *x, uint64_t k, size_t count)
     uint64_t p0 = x->p;
     size_t dono = 0, donf = (size_t)-1;
     rsv_oracle_result o = rsv_oracle_read_eg_n(x->v, p0, k, g_out_o, count, &dono);
+    rsv_lw_decode(x->v, x->p);
     rsv_status st = rsv_read_eg_n(&x->r, clamp_u(k), g_out_f, count, &donf);
+    rsv_lw_end();
     compare_batch(x, "read_eg_n", k, p0, o, dono, st, donf);
     return o.status;
 }
@@ -222,7 +245,9 @@ rsv_status gp_read_golomb_n(gp_pair *x, uint64_t m, size_t count)
     rsv_oracle_result o = rsv_oracle_read_golomb_n(x->v, p0, m, g_out_o, count, &dono);
     rsv_golomb g;
     rsv_golomb_init(&g, m);
+    rsv_lw_decode(x->v, x->p);
     rsv_status st = rsv_read_golomb_n(&x->r, &g, g_out_f, count, &donf);
+    rsv_lw_end();
     compare_batch(x, "read_golomb_n", m, p0, o, dono, st, donf);
     return o.status;
 }

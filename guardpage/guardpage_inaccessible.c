@@ -9,8 +9,12 @@
  * Part 2: a view whose first 1,032 bits are in a PROT_NONE page and whose
  * rest is readable: the inaccessible prefix is crossed with skip/take (and
  * the bit landing j = 0-7 bits into the first readable byte), then the
- * readable rest is decoded — so a reader that re-loaded from the start of
- * p's 8-byte block, or from the byte before p, would fault. */
+ * readable rest is decoded — so a reader that loaded the byte before p's
+ * byte, or a block counted from the data pointer (which lies 129 bytes
+ * inside the page), would fault. A load from p's address rounded down to a
+ * multiple of 8 would NOT: the first readable byte is page-aligned, so the
+ * rounding stays on it. Only the load-bounds oracle (RSV_LOAD_CHECK, on in
+ * gp_pair) catches that; guardpage_align.c says what each placement can. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

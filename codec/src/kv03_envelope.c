@@ -14,9 +14,8 @@
 
 uint32_t rsv__kv03_header_crc(const uint8_t *hdr)
 {
-    static const uint8_t zero4[4] = {0, 0, 0, 0};
     uint32_t crc = rsv_crc32c(0, hdr, HDR_HEADER_CRC);
-    crc = rsv_crc32c(crc, zero4, 4);
+    crc = rsv__crc32c_zeros(crc, 4); /* the CRC field as zeros, without loading a constant */
     return rsv_crc32c(crc, hdr + HDR_HEADER_CRC + 4, RSV_KV03_HEADER_BYTES - HDR_HEADER_CRC - 4);
 }
 

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mem.h"
+
 /* envelope (§7) */
 #define HDR_MAGIC 0
 #define HDR_VERSION 8
@@ -43,24 +45,16 @@
 #define FLAG_FIXED_WIDTH 1u
 #define FLAG_COMMON_WIDTH 2u
 
-static inline uint64_t rsv__le(const uint8_t *p, unsigned n)
-{
-    uint64_t x = 0;
-    for (unsigned i = n; i-- > 0;) x = (x << 8) | p[i];
-    return x;
-}
-static inline void rsv__put_le(uint8_t *p, uint64_t x, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++) {
-        p[i] = (uint8_t)x;
-        x >>= 8;
-    }
-}
+/* Little-endian header and directory fields: mem.h's load and store. */
+#define rsv__le(p, n) rsv__load_le_n((p), (n))
+#define rsv__put_le(p, x, n) rsv__store_le_n((p), (x), (n))
 static inline uint64_t rsv__ceil8(uint64_t bits) { return bits / 8 + (bits % 8 != 0); }
 static inline uint64_t rsv__ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 /* Header CRC: all 96 bytes with bytes 68..71 taken as zero. */
 uint32_t rsv__kv03_header_crc(const uint8_t *hdr);
+/* rsv_crc32c(crc, n zero bytes) without a buffer (crc32c.c). */
+uint32_t rsv__crc32c_zeros(uint32_t crc, size_t n);
 
 /* Atomic file output and read-only mapping (file_io.c). */
 int rsv__write_file_atomic(const char *path, const void *bytes, size_t n);

@@ -33,7 +33,7 @@ static inline int rsv__fast_fill(rsv_reader *r)
     uint64_t bit = r->off + r->pos;
     unsigned s = (unsigned)(bit & 7);
     if (RSV_UNLIKELY(r->len - r->pos < 64u - s)) return 0;
-    r->cache = rsv__load_be64(r->data + (bit >> 3)) << s;
+    r->cache = rsv__load_be64_in(r->data + (bit >> 3), RSV__READER_LO(r), RSV__READER_HI(r)) << s;
     r->n = 64u - s;
     return 1;
 }

@@ -19,8 +19,11 @@ static void refill_tail(rsv_reader *r)
      * bits [p, len) number at most 8: load exactly those, nothing after. */
     unsigned nbytes = (unsigned)((s + rem + 7) / 8);
     const uint8_t *p = r->data + (bit >> 3);
-    uint64_t x = 0;
-    for (unsigned i = 0; i < nbytes; i++) x |= (uint64_t)p[i] << (56 - 8 * i);
+    uint64_t x = rsv__load_be_n_in(p, nbytes, RSV__READER_LO(r), RSV__READER_HI(r));
+#ifdef RSV_SELFTEST_PLANT
+    if (rsv__selftest_plant == RSV__PLANT_TAIL) /* one byte past the bytes that remain */
+        rsv__selftest_sink = rsv__load_u8_in(p + nbytes, RSV__READER_LO(r), RSV__READER_HI(r));
+#endif
     x <<= s;                            /* s <= 7 */
     x &= ~(UINT64_MAX >> (unsigned)rem); /* 1 <= rem <= 63: clear bits past the view */
     r->cache = x;

@@ -37,6 +37,7 @@
 #include "guard_arena.h"
 #include "kv03_fuzz.h"
 #include "reservoir/kv03.h"
+#include "reservoir/mem_impl.h" /* load-check windows (RSV_LOAD_CHECK) */
 #include "reservoir/oracle_kv03.h"
 #include "reservoir/status.h"
 
@@ -158,6 +159,23 @@ static void walk_cursor(pctx *c, int full)
     rsv_kv03_cursor_free(&cur);
 }
 
+/* The harness's own bit comparison (through the codec's rsv_view_bit_equal):
+ * in RSV_LOAD_CHECK builds it may load the literal's and the oracle key's
+ * bytes, not only the walk's window. */
+static int bits_equal(rsv_view a, rsv_view b)
+{
+#ifdef RSV_LOAD_CHECK
+    uintptr_t pa = (uintptr_t)a.data, pb = (uintptr_t)b.data;
+    rsv__load_check_push((const void *)(pa + (uintptr_t)(a.off >> 3)), (const void *)(pa + (uintptr_t)((a.off + a.len + 7) >> 3)));
+    rsv__load_check_also((const void *)(pb + (uintptr_t)(b.off >> 3)), (const void *)(pb + (uintptr_t)((b.off + b.len + 7) >> 3)));
+    int eq = rsv_view_bit_equal(a, b);
+    rsv__load_check_pop();
+    return eq;
+#else
+    return rsv_view_bit_equal(a, b);
+#endif
+}
+
 static void check_frame(pctx *c, const rsv_kv03_frame *fr, uint64_t i)
 {
     const rsv_oracle_record *w = &c->walk.records.items[i];
@@ -166,7 +184,7 @@ static void check_frame(pctx *c, const rsv_kv03_frame *fr, uint64_t i)
     else if (fr->key_bits != 8 * (uint64_t)w->key_len) bad = "frame key bits";
     else if (fr->local > fr->key_bits || fr->literal.len != fr->key_bits - fr->local) bad = "frame literal length";
     else if (fr->retained != fr->local + c->f.dict_bits) bad = "frame R != local + c";
-    else if (fr->literal.len && !rsv_view_bit_equal(fr->literal, rsv_view_make(w->key, fr->local, fr->literal.len)))
+    else if (fr->literal.len && !bits_equal(fr->literal, rsv_view_make(w->key, fr->local, fr->literal.len)))
         bad = "frame literal bits";
     else if ((fr->value.kind == RSV_VALUE_PRESENT) != (w->state == RSV_ORACLE_PRESENT)) bad = "frame value state";
     else if (fr->value.kind == RSV_VALUE_PRESENT) {

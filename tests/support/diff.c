@@ -8,6 +8,8 @@
 
 #include "reservoir/status.h"
 
+#include "load_window.h"
+
 /* ---- result bookkeeping -------------------------------------------------- */
 
 void rsv_diff_init(rsv_diff *d) { memset(d, 0, sizeof *d); }
@@ -279,7 +281,9 @@ void rsv_diff_begin(rsv_diff_run *t, rsv_diff *d, rsv_view v, const char *suite,
 {
     t->d = d;
     t->v = v;
+    rsv_lw_none(); /* construction loads nothing (A3) */
     rsv_reader_init(&t->r, v);
+    rsv_lw_end();
     t->p = 0;
     t->suite = suite;
     t->fmt = fmt;
@@ -305,7 +309,9 @@ rsv_status rsv_diff_read(rsv_diff_run *t, unsigned w)
 {
     uint64_t start = t->p, cv = 0;
     push_hist(t, RSV_DOP_READ, w, 0, start);
+    rsv_lw_decode(t->v, start);
     rsv_status cs = rsv_read(&t->r, w, &cv);
+    rsv_lw_end();
     return single(t, cs, cv, rsv_oracle_read(t->v, start, w));
 }
 
@@ -314,7 +320,9 @@ rsv_status rsv_diff_read_bit(rsv_diff_run *t)
     uint64_t start = t->p;
     unsigned bit = 0;
     push_hist(t, RSV_DOP_READ_BIT, 1, 0, start);
+    rsv_lw_decode(t->v, start);
     rsv_status cs = rsv_read_bit(&t->r, &bit);
+    rsv_lw_end();
     return single(t, cs, bit, rsv_oracle_read(t->v, start, 1));
 }
 
@@ -322,7 +330,9 @@ rsv_status rsv_diff_read_eg(rsv_diff_run *t, unsigned k)
 {
     uint64_t start = t->p, cv = 0;
     push_hist(t, RSV_DOP_READ_EG, k, 0, start);
+    rsv_lw_decode(t->v, start);
     rsv_status cs = rsv_read_eg(&t->r, k, &cv);
+    rsv_lw_end();
     return single(t, cs, cv, rsv_oracle_read_eg(t->v, start, k));
 }
 
@@ -330,7 +340,9 @@ rsv_status rsv_diff_read_eg0(rsv_diff_run *t)
 {
     uint64_t start = t->p, cv = 0;
     push_hist(t, RSV_DOP_READ_EG0, 0, 0, start);
+    rsv_lw_decode(t->v, start);
     rsv_status cs = rsv_read_eg0(&t->r, &cv);
+    rsv_lw_end();
     return single(t, cs, cv, rsv_oracle_read_eg(t->v, start, 0));
 }
 
@@ -340,7 +352,9 @@ rsv_status rsv_diff_read_golomb(rsv_diff_run *t, uint64_t m)
     rsv_golomb g;
     push_hist(t, RSV_DOP_GOLOMB, m, 0, start);
     (void)rsv_golomb_init(&g, m); /* m = 0 leaves the documented invalid struct */
+    rsv_lw_decode(t->v, start);
     rsv_status cs = rsv_read_golomb(&t->r, &g, &cv);
+    rsv_lw_end();
     return single(t, cs, cv, rsv_oracle_read_golomb(t->v, start, m));
 }
 
@@ -348,7 +362,9 @@ rsv_status rsv_diff_read_golomb_m(rsv_diff_run *t, uint64_t m)
 {
     uint64_t start = t->p, cv = 0;
     push_hist(t, RSV_DOP_GOLOMB_M, m, 0, start);
+    rsv_lw_decode(t->v, start);
     rsv_status cs = rsv_read_golomb_m(&t->r, m, &cv);
+    rsv_lw_end();
     return single(t, cs, cv, rsv_oracle_read_golomb(t->v, start, m));
 }
 
@@ -356,7 +372,9 @@ rsv_status rsv_diff_skip(rsv_diff_run *t, uint64_t n)
 {
     uint64_t start = t->p;
     push_hist(t, RSV_DOP_SKIP, n, 0, start);
+    rsv_lw_none();
     rsv_status cs = rsv_skip(&t->r, n);
+    rsv_lw_end();
     return single(t, cs, 0, rsv_oracle_skip(t->v, start, n));
 }
 
@@ -364,7 +382,9 @@ rsv_status rsv_diff_seek(rsv_diff_run *t, uint64_t p)
 {
     uint64_t start = t->p;
     push_hist(t, RSV_DOP_SEEK, p, 0, start);
+    rsv_lw_none();
     rsv_status cs = rsv_reader_seek(&t->r, p);
+    rsv_lw_end();
     rsv_oracle_result o;
     o.status = p <= t->v.len ? RSV_OK : RSV_ERR_TRUNCATED_SPAN;
     o.value = 0;
@@ -407,7 +427,9 @@ rsv_status rsv_diff_take(rsv_diff_run *t, uint64_t n)
     uint64_t start = t->p;
     push_hist(t, RSV_DOP_TAKE, n, 0, start);
     rsv_view cv = rsv_view_make(NULL, 0, 0), ov = rsv_view_make(NULL, 0, 0);
+    rsv_lw_none();
     rsv_status cs = rsv_take(&t->r, n, &cv);
+    rsv_lw_end();
     rsv_oracle_result o = rsv_oracle_take(t->v, start, n, &ov);
     if (cs == RSV_OK && o.status == RSV_OK) {
         /* §2: the returned view is (data, off + p_before, n), identical in both */
@@ -468,7 +490,9 @@ rsv_status rsv_diff_read_n(rsv_diff_run *t, unsigned w, size_t count)
     size_t cdone = (size_t)-1, odone = (size_t)-1;
     count = clamp_count(count);
     push_hist(t, RSV_DOP_READ_N, w, count, start);
+    rsv_lw_decode(t->v, start);
     rsv_status cs = rsv_read_n(&t->r, w, cout, count, &cdone);
+    rsv_lw_end();
     rsv_oracle_result o = rsv_oracle_read_n(t->v, start, w, oout, count, &odone);
     return batch_settle(t, cs, cout, cdone, o, oout, odone);
 }
@@ -479,7 +503,9 @@ rsv_status rsv_diff_read_eg_n(rsv_diff_run *t, unsigned k, size_t count)
     size_t cdone = (size_t)-1, odone = (size_t)-1;
     count = clamp_count(count);
     push_hist(t, RSV_DOP_EG_N, k, count, start);
+    rsv_lw_decode(t->v, start);
     rsv_status cs = rsv_read_eg_n(&t->r, k, cout, count, &cdone);
+    rsv_lw_end();
     rsv_oracle_result o = rsv_oracle_read_eg_n(t->v, start, k, oout, count, &odone);
     return batch_settle(t, cs, cout, cdone, o, oout, odone);
 }
@@ -492,7 +518,9 @@ rsv_status rsv_diff_read_golomb_n(rsv_diff_run *t, uint64_t m, size_t count)
     count = clamp_count(count);
     push_hist(t, RSV_DOP_GOLOMB_N, m, count, start);
     (void)rsv_golomb_init(&g, m);
+    rsv_lw_decode(t->v, start);
     rsv_status cs = rsv_read_golomb_n(&t->r, &g, cout, count, &cdone);
+    rsv_lw_end();
     rsv_oracle_result o = rsv_oracle_read_golomb_n(t->v, start, m, oout, count, &odone);
     return batch_settle(t, cs, cout, cdone, o, oout, odone);
 }

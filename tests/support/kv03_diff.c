@@ -10,6 +10,8 @@
 #include "reservoir/stream.h"
 #include "reservoir/writer.h"
 
+#include "load_window.h"
+
 void rsv_kv03d_report_init(rsv_kv03d_report *rep)
 {
     memset(rep, 0, sizeof *rep);
@@ -99,9 +101,13 @@ static int walk_cursor(const rsv_kv03_file *f, const rsv_oracle_kv03_result *ow,
     rsv_kv03_entry e;
     int more = 0, ok = 1;
     uint64_t i = 0;
+    rsv_lw_bytes(f->bytes, (size_t)f->size); /* the codec loads only file bytes (A1) */
     rsv_status st = rsv_kv03_cursor_init(&c, f);
+    rsv_lw_end();
     while (st == RSV_OK) {
+        rsv_lw_bytes(f->bytes, (size_t)f->size);
         st = materialize ? rsv_kv03_cursor_record(&c, &e, &more) : rsv_kv03_cursor_next(&c, &e, &more);
+        rsv_lw_end();
         if (st || !more) break;
         rep->checks++;
         if (i >= ow->records.count) {
@@ -174,9 +180,13 @@ static int walk_frames(const rsv_kv03_file *f, const rsv_oracle_kv03_result *ow,
     rsv_kv03_frame fr;
     int more = 0;
     uint64_t i = 0;
+    rsv_lw_bytes(f->bytes, (size_t)f->size);
     rsv_status st = rsv_kv03_frames_init(&fw, f);
+    rsv_lw_end();
     while (st == RSV_OK) {
+        rsv_lw_bytes(f->bytes, (size_t)f->size);
         st = rsv_kv03_frames_next(&fw, &fr, &more);
+        rsv_lw_end();
         if (st || !more) break;
         rep->checks++;
         if (i < ow->records.count && !frame_matches(f, &fr, i, &ow->records.items[i]))
@@ -218,7 +228,9 @@ int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expect
     }
     rsv_kv03_file f;
     rsv_oracle_kv03_result o;
+    rsv_lw_bytes(bytes, n); /* open, scan and walks load only file bytes (A1) */
     rsv_status co = rsv_kv03_open(bytes, n, expected, &f);
+    rsv_lw_end();
     rsv_oracle_kv03_decode(bytes, n, poe, RSV_ORACLE_KV03_OPEN, &o);
     rep->codec.open = co;
     rep->oracle.open = o.status;
@@ -230,7 +242,9 @@ int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expect
 
     /* scan */
     rsv_kv03_diag dg;
+    rsv_lw_bytes(bytes, n);
     rsv_status cs = rsv_kv03_scan(&f, &dg);
+    rsv_lw_end();
     rsv_oracle_kv03_decode(bytes, n, poe, RSV_ORACLE_KV03_SCAN, &o);
     rep->codec.scan = cs;
     rep->oracle.scan = o.status;
@@ -281,7 +295,10 @@ int rsv_kv03d_stream(const uint8_t *bytes, uint64_t bits, const uint8_t *code, u
     uint64_t i = 0;
     rsv_status st = rsv_stream_reader_init(&sr, v, code, code_bits);
     while (st == RSV_OK) {
+        rsv_lw_view(v); /* the record stream's and the code's bytes only (A1) */
+        rsv_lw_also_view(rsv_view_make(sr.code, 0, sr.c)); /* the caller's code, or the reader's own `0` */
         st = rsv_stream_reader_next(&sr, &r, &more);
+        rsv_lw_end();
         if (st || !more) break;
         rep->checks++;
         if (i >= o.records.count || r.index != i ||
