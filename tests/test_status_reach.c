@@ -232,52 +232,27 @@ static void w10(rsv_surgeon *s) { data(s, "010 0001001 0110", 1, 9); rsv_sg_rese
 static void w11(rsv_surgeon *s) { data(s, "010 0001001 01100001 1 00", 1, 9); rsv_sg_reseal(s); }
 /* 12: record 0's control has 65 leading zeros (CODES.md §6.3: at p + 65) */
 static void w12(rsv_surgeon *s) { data(s, "0^65 1 0^8", 1, 1); rsv_sg_reseal(s); }
+/* A two-record file whose record 1 control is `bits` under backspace code
+ * (kind, param): record 0 is §12.3's (a block start, always EG0). */
+static void backspace_rows(rsv_surgeon *s, unsigned kind, uint64_t param, const char *bits)
+{
+    rsv_sg_set(s, RSV_SG_BSCODE, 1, kind);
+    rsv_sg_set(s, RSV_SG_BSPARAM, 8, param);
+    data(s, bits, 2, 9);
+    rsv_sg_reseal(s);
+}
 /* 15: Golomb m = 7 backspace; record 1's quotient `0000` reaches the extent */
-static void w15(rsv_surgeon *s)
-{
-    rsv_sg_set(s, RSV_SG_BSCODE, 1, 1);
-    rsv_sg_set(s, RSV_SG_BSPARAM, 8, 7);
-    data(s, R0 " 0000", 2, 9);
-    rsv_sg_reseal(s);
-}
+static void w15(rsv_surgeon *s) { backspace_rows(s, 1, 7, R0 " 0000"); }
 /* 16: Golomb m = 7; quotient `1`, the 2-bit remainder has 1 bit */
-static void w16(rsv_surgeon *s)
-{
-    rsv_sg_set(s, RSV_SG_BSCODE, 1, 1);
-    rsv_sg_set(s, RSV_SG_BSPARAM, 8, 7);
-    data(s, R0 " 1 0", 2, 9);
-    rsv_sg_reseal(s);
-}
+static void w16(rsv_surgeon *s) { backspace_rows(s, 1, 7, R0 " 1 0"); }
 /* 14: EG k = 63 backspace; record 1's remainder of 63 bits has 10 */
-static void w14(rsv_surgeon *s)
-{
-    rsv_sg_set(s, RSV_SG_BSPARAM, 8, 63);
-    data(s, R0 " 1 0101010101", 2, 9);
-    rsv_sg_reseal(s);
-}
+static void w14(rsv_surgeon *s) { backspace_rows(s, 0, 63, R0 " 1 0101010101"); }
 /* 13: EG k = 63; quotient 2 (`001`): (2^2 − 1)·2^63 overflows */
-static void w13(rsv_surgeon *s)
-{
-    rsv_sg_set(s, RSV_SG_BSPARAM, 8, 63);
-    data(s, R0 " 001 0^70", 2, 9);
-    rsv_sg_reseal(s);
-}
+static void w13(rsv_surgeon *s) { backspace_rows(s, 0, 63, R0 " 001 0^70"); }
 /* 17: Golomb m = 2^63; quotient 2 (`001`): 2·2^63 overflows */
-static void w17(rsv_surgeon *s)
-{
-    rsv_sg_set(s, RSV_SG_BSCODE, 1, 1);
-    rsv_sg_set(s, RSV_SG_BSPARAM, 8, UINT64_C(1) << 63);
-    data(s, R0 " 001 0^70", 2, 9);
-    rsv_sg_reseal(s);
-}
+static void w17(rsv_surgeon *s) { backspace_rows(s, 1, UINT64_C(1) << 63, R0 " 001 0^70"); }
 /* 18: Golomb m = 2^64 − 1; quotient 1 (`01`) then remainder ≥ 1 overflows */
-static void w18(rsv_surgeon *s)
-{
-    rsv_sg_set(s, RSV_SG_BSCODE, 1, 1);
-    rsv_sg_set(s, RSV_SG_BSPARAM, 8, UINT64_MAX);
-    data(s, R0 " 01 1^64 0^8", 2, 9);
-    rsv_sg_reseal(s);
-}
+static void w18(rsv_surgeon *s) { backspace_rows(s, 1, UINT64_MAX, R0 " 01 1^64 0^8"); }
 
 #define OPEN RSV_ORACLE_PHASE_OPEN
 #define SCAN RSV_ORACLE_PHASE_SCAN
