@@ -261,9 +261,9 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
         }
 #if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 3
         /* RSV_SELFTEST_PLANT 3: planted bug for `fuzz/fuzz selftest` only: a
-         * 8-byte key held by the oldest and the newest of 4 inputs only
-         * (a tie of inputs 0 and 3) keeps the oldest binding. */
-        if (cmp == 0 && m->n == 4 && win == 0 && i == 3 && h->fr.key_bits == 64) {
+         * tie on an 8-byte key among 3 or more inputs keeps the older
+         * binding instead of the newer one. */
+        if (cmp == 0 && m->n >= 3 && h->fr.key_bits == 64) {
             h->hit = 1;
             continue;
         }

@@ -12,7 +12,7 @@
 #   2  kv03_parse      open check 26: a section 6 length of 9..15 bytes returns
 #                      SECTION_SHAPE instead of DICTIONARY_SHAPE (one byte of the
 #                      directory; no single-bit flip of a seed gets there)
-#   3  merge_diff      a tie on a 3-byte key among 3+ inputs keeps the older
+#   3  merge_diff      a tie on an 8-byte key among 3+ inputs keeps the older
 #                      input's binding instead of the newest
 # The fuzzer starts from the target's top-level seeds only (corpus/<target>/*,
 # not regressions/, which hold reproducers such as the §9.1 check 26 files),
