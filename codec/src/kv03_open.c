@@ -96,6 +96,11 @@ static rsv_status check_directory(const uint8_t *d, rsv_kv03_file *f)
     if (lay.L != f->L || f->sec_len[1] != lay.low_bytes || f->sec_len[2] != lay.high_bytes ||
         f->sec_len[3] != lay.samples_bytes || f->sec_len[4] % 8 != 0)
         return RSV_ERR_EF_SHAPE;
+#if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 2
+    /* RSV_SELFTEST_PLANT 2: planted bug for `fuzz/fuzz selftest` only: check
+     * 26 reports the wrong status for a section 6 length of 9..15 bytes. */
+    if (f->sec_len[6] > 8 && f->sec_len[6] < 16) return RSV_ERR_SECTION_SHAPE;
+#endif
     if (f->sec_len[6] == 0 || f->sec_len[6] % 8 != 0) return RSV_ERR_DICTIONARY_SHAPE; /* 26 */
     f->m = f->sec_len[6] / 8 - 1;
     if (N == 0 && (f->extent != 0 || f->terminal != 0)) return RSV_ERR_METADATA; /* 27 */

@@ -277,6 +277,15 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
                 loser->tie_lcp = h->lcp + d;
             }
         }
+#if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 3
+        /* RSV_SELFTEST_PLANT 3: planted bug for `fuzz/fuzz selftest` only: a
+         * tie on an 8-byte key among 3 or more inputs keeps the older
+         * binding instead of the newer one. */
+        if (cmp == 0 && m->n >= 3 && h->fr.key_bits == 64) {
+            h->hit = 1;
+            continue;
+        }
+#endif
         if (cmp < 0)
             for (size_t j = 0; j < i; j++) m->heads[j].hit = 0;
         if (cmp <= 0) {

@@ -115,7 +115,15 @@ static rsv_status read_eg_slow(rsv_reader *r, unsigned k, uint64_t *out)
         return RSV_OK;
     }
     if (q > (UINT64_MAX >> k)) return RSV_ERR_EG_QUOTIENT_OVERFLOW; /* step 7 */
-    if (k > r->len - r->pos) return RSV_ERR_EG_TRUNCATED_REMAINDER; /* step 8 */
+    if (k > r->len - r->pos) { /* step 8 */
+#if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 1
+        /* RSV_SELFTEST_PLANT 1: planted bug for `fuzz/fuzz selftest` only
+         * (never in a normal build): a rare truncated remainder (k >= 5,
+         * exactly one bit short, z >= 2) leaves the position one bit on. */
+        if (k >= 5 && r->len - r->pos == k - 1 && z >= 2) (void)rsv_skip(r, 1);
+#endif
+        return RSV_ERR_EG_TRUNCATED_REMAINDER;
+    }
     uint64_t rem = 0;
     rsv_read(r, k, &rem); /* step 9 */
     *out = (q << k) | rem; /* 1 <= k <= 63 */
