@@ -67,17 +67,6 @@ static _Noreturn void mismatch(void *ctx, const char *msg)
     abort();
 }
 
-/* RSV_FUZZ_TRACE=1 in the environment prints every operation (to read what
- * a seed or a crash input does); checked once. */
-static int tracing(void)
-{
-    static int t = -1;
-    if (t < 0) {
-        const char *e = getenv("RSV_FUZZ_TRACE");
-        t = e && *e && *e != '0';
-    }
-    return t;
-}
 
 static uint64_t pick_span(rsv_fuzz_producer *s, const rsv_diff_run *t)
 {
@@ -173,7 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const rsv_diff_hooks hooks = {&a, poison, unpoison, mismatch};
     rsv_diff_init(&d);
     d.hooks = &hooks;
-    if (tracing()) {
+    if (rsv_fuzz_tracing()) {
         d.trace = stderr;
         fprintf(stderr, "reader_diff: payload %zu bytes, view off=%llu len=%llu%s\n", nbytes,
                 (unsigned long long)v.off, (unsigned long long)v.len,

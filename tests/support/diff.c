@@ -556,41 +556,45 @@ static size_t clamp_count(size_t count)
     return count > RSV_DIFF_BATCH_LIMIT ? RSV_DIFF_BATCH_LIMIT : count;
 }
 
-rsv_status rsv_diff_read_n(rsv_diff_run *t, uint64_t w, size_t count)
+/* One batch call on both sides (op is READ_N, EG_N or GOLOMB_N). */
+static rsv_status batch(rsv_diff_run *t, rsv_diff_op op, uint64_t param, size_t count)
 {
     uint64_t start = t->p, cout[RSV_DIFF_BATCH_LIMIT], oout[RSV_DIFF_BATCH_LIMIT];
     size_t cdone = (size_t)-1, odone = (size_t)-1;
+    rsv_status cs;
+    rsv_oracle_result o;
+    rsv_golomb g;
+    char extra[160];
+    int init_ok = 1;
     count = clamp_count(count);
-    start_op(t, RSV_DOP_READ_N, w, count, start);
-    rsv_status cs = rsv_read_n(&t->r, clamp_u(w), cout, count, &cdone);
-    rsv_oracle_result o = rsv_oracle_read_n(t->v, start, w, oout, count, &odone);
-    return batch_settle(t, cs, cout, cdone, o, oout, odone, count, 1, NULL);
+    start_op(t, op, param, count, start);
+    if (op == RSV_DOP_READ_N) {
+        cs = rsv_read_n(&t->r, clamp_u(param), cout, count, &cdone);
+        o = rsv_oracle_read_n(t->v, start, param, oout, count, &odone);
+    } else if (op == RSV_DOP_EG_N) {
+        cs = rsv_read_eg_n(&t->r, clamp_u(param), cout, count, &cdone);
+        o = rsv_oracle_read_eg_n(t->v, start, param, oout, count, &odone);
+    } else {
+        init_ok = golomb_init_ok(&g, param, extra, sizeof extra);
+        cs = rsv_read_golomb_n(&t->r, &g, cout, count, &cdone);
+        o = rsv_oracle_read_golomb_n(t->v, start, param, oout, count, &odone);
+    }
+    return batch_settle(t, cs, cout, cdone, o, oout, odone, count, init_ok, init_ok ? NULL : extra);
+}
+
+rsv_status rsv_diff_read_n(rsv_diff_run *t, uint64_t w, size_t count)
+{
+    return batch(t, RSV_DOP_READ_N, w, count);
 }
 
 rsv_status rsv_diff_read_eg_n(rsv_diff_run *t, uint64_t k, size_t count)
 {
-    uint64_t start = t->p, cout[RSV_DIFF_BATCH_LIMIT], oout[RSV_DIFF_BATCH_LIMIT];
-    size_t cdone = (size_t)-1, odone = (size_t)-1;
-    count = clamp_count(count);
-    start_op(t, RSV_DOP_EG_N, k, count, start);
-    rsv_status cs = rsv_read_eg_n(&t->r, clamp_u(k), cout, count, &cdone);
-    rsv_oracle_result o = rsv_oracle_read_eg_n(t->v, start, k, oout, count, &odone);
-    return batch_settle(t, cs, cout, cdone, o, oout, odone, count, 1, NULL);
+    return batch(t, RSV_DOP_EG_N, k, count);
 }
 
 rsv_status rsv_diff_read_golomb_n(rsv_diff_run *t, uint64_t m, size_t count)
 {
-    uint64_t start = t->p, cout[RSV_DIFF_BATCH_LIMIT], oout[RSV_DIFF_BATCH_LIMIT];
-    size_t cdone = (size_t)-1, odone = (size_t)-1;
-    rsv_golomb g;
-    char extra[160];
-    count = clamp_count(count);
-    start_op(t, RSV_DOP_GOLOMB_N, m, count, start);
-    int init_ok = golomb_init_ok(&g, m, extra, sizeof extra);
-    rsv_status cs = rsv_read_golomb_n(&t->r, &g, cout, count, &cdone);
-    rsv_oracle_result o = rsv_oracle_read_golomb_n(t->v, start, m, oout, count, &odone);
-    return batch_settle(t, cs, cout, cdone, o, oout, odone, count, init_ok,
-                        init_ok ? NULL : extra);
+    return batch(t, RSV_DOP_GOLOMB_N, m, count);
 }
 
 /* ---- spec expectations ---------------------------------------------------- */
