@@ -216,13 +216,20 @@ typedef struct rsv_diff_opts {
  * RSV_EXHAUSTIVE_MAX_LEN when set (decimal or 0x hex). */
 void rsv_diff_opts_from_env(rsv_diff_opts *o);
 
-/* Op-family masks for the exhaustive suite (so it can be split across test
- * executables to bound each one's run time). */
+/* Op-family masks for the exhaustive suite (diff_exhaustive.c; split across
+ * test executables so they run in parallel). */
 #define RSV_DIFF_EX_EG 1u
 #define RSV_DIFF_EX_GOLOMB 2u
-#define RSV_DIFF_EX_FIXED 4u
-#define RSV_DIFF_EX_SPAN 8u
-#define RSV_DIFF_EX_ALL 15u
+#define RSV_DIFF_EX_FIXED 4u  /* read_bit, read(0..64) */
+#define RSV_DIFF_EX_SPAN 8u   /* skip, take, seek */
+#define RSV_DIFF_EX_BATCH 16u /* read_n, read_eg_n, read_golomb_n */
+#define RSV_DIFF_EX_ALL 31u
+
+/* Placements the exhaustive suite enumerates for lengths 0..max_len (each
+ * runs every operation of the selected families). */
+uint64_t rsv_diff_exhaustive_places(unsigned max_len);
+/* The cases (engine runs) those placements make for the given families. */
+uint64_t rsv_diff_exhaustive_cases(unsigned max_len, unsigned families);
 
 void rsv_diff_suite_fixed(rsv_diff *d, const rsv_diff_opts *o);
 void rsv_diff_suite_span(rsv_diff *d, const rsv_diff_opts *o);
