@@ -1,18 +1,20 @@
-/* Differential engine: the fast reader (codec) against the oracle, in lockstep
- * (CODES.md §5.3, §8).
- *
- * Plain C, no Criterion, so the same suites run from the Criterion tests
- * (tests/test_diff_*.c) and from the plain driver rsv_diffcheck, which is
- * meant for MSan and valgrind.
+/* The reader comparison engine: the fast reader (codec) against the oracle,
+ * in lockstep (CODES.md §5.3, §8). The one place that compares them: the
+ * differential suites (tests/support/diff_*.c, run by the Criterion tests
+ * tests/test_diff_*.c and by the plain driver rsv_diffcheck for MSan and
+ * valgrind), the guard-page tests (guardpage/gp_pair.h) and the reader_diff
+ * fuzz target use it. docs/testing.md describes it.
  *
  * A "case" (rsv_diff_run) is one view with one rsv_reader and one oracle
  * position p. Every operation is applied to both, then compared: success or
- * failure, status, value, position, remaining, empty (and for take the
- * returned view: identical and bit-equal; for batches the done count and every
- * decoded value). A mismatch is counted and, for the first few, described in
- * full (suite, case, operation history, view off/len, bytes in hex, bits,
- * start position, both results); the codec is then re-synchronised to the
- * oracle's position so one bug does not derail the rest of the case. */
+ * failure, status, value, position, remaining, empty, the reader's view (and
+ * for take the returned view: identical, untouched on failure; for batches
+ * the done count and every decoded value; for Golomb rsv_golomb_init's
+ * status). A mismatch is counted and, for the first few (or all, to a hook),
+ * described in full (suite, case, operation history, view off/len, bytes in
+ * hex, bits, start position, both results); the codec is then
+ * re-synchronised to the oracle's position so one bug does not derail the
+ * rest of the case. */
 #ifndef RSV_DIFF_H
 #define RSV_DIFF_H
 
