@@ -72,8 +72,8 @@ def main(argv):
         for san, rp in t["replays"].items():
             if rp["status"] != "ok":
                 findings.append(f"{t['target']}: {san} replay failed ({rp['log']})")
-    if diffcheck.get("status") == "FAIL":
-        findings.append(f"rsv_diffcheck --max-len 20 failed ({diffcheck['log']})")
+    if diffcheck.get("status", "").startswith("FAIL"):
+        findings.append(f"`{diffcheck['command']}`: {diffcheck['status']} ({diffcheck['log']})")
 
     doc = {"meta": meta, "targets": list(targets.values()), "diffcheck": diffcheck,
            "coverage_total": cov_all, "findings": findings}
