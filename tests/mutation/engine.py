@@ -92,6 +92,22 @@ def sync_tree(src, dst):
                 os.unlink(os.path.join(d, f))
 
 
+def tree_fingerprint(src):
+    """sha1 over every file the private copy holds: --resume reuses results
+    only from a run over exactly this tree."""
+    h = hashlib.sha1()
+    for d, dirs, files in os.walk(src):
+        rel = os.path.relpath(d, src)
+        dirs[:] = sorted(x for x in dirs if not (rel == "." and x in EXCLUDED_DIRS) and x != "__pycache__")
+        for f in sorted(files):
+            p = os.path.join(d, f)
+            if os.path.isfile(p) and not os.path.islink(p):
+                h.update(os.path.normpath(os.path.join(rel, f)).encode() + b"\0")
+                with open(p, "rb") as fh:
+                    h.update(hashlib.sha1(fh.read()).digest())
+    return h.hexdigest()
+
+
 def patch_shared_codec(src):
     """Speed: in the PRIVATE copy, build reservoir_codec as a shared library
     (same objects: the tree is PIC already) so a mutant relinks one .so
