@@ -159,7 +159,7 @@ cmd_nightly() {
         python3 "$ROOT/tests/mutation/run" "${margs[@]}" >"$out/mutation.log" 2>&1 || mrc=$?
         if [[ -f $mdir/mutation-report.json ]]; then
             cp "$mdir/mutation-report.md" "$mdir/mutation-report.json" "$out/"
-            record mutation "$mrc" "${out#"$ROOT"/}/mutation-report.json" "${out#"$ROOT"/}/mutation.log"
+            record mutation "$mrc" "$out/mutation-report.json" "${out#"$ROOT"/}/mutation.log"
         else
             record mutation "$mrc" "" "${out#"$ROOT"/}/mutation.log"
         fi
