@@ -1,6 +1,6 @@
 #!/bin/bash
 # fuzz/oss_fuzz_build.sh — build every fuzz target for OSS-Fuzz / ClusterFuzzLite.
-# Both .clusterfuzzlite/build.sh and oss-fuzz/build.sh call this script.
+# Both .clusterfuzzlite/build.sh and fuzz/oss-fuzz/build.sh call this script.
 #
 # Uses only the OSS-Fuzz build environment: $CC $CXX $CFLAGS $CXXFLAGS
 # $LIB_FUZZING_ENGINE $OUT $SRC $WORK (plus PATH). $LIB_FUZZING_ENGINE goes

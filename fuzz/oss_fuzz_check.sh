@@ -39,9 +39,9 @@ echo "+ (cd \$SRC/reservoir && bash .clusterfuzzlite/build.sh) with CC=$CC CFLAG
     || { tail -40 "$tmp/build.log"; echo "oss_fuzz_check: FAIL: the build script failed"; exit 1; }
 echo "oss_fuzz_check: build script done in $(( $(date +%s) - start )) s"
 
-# oss-fuzz/build.sh must run the same script.
-grep -q 'fuzz/oss_fuzz_build.sh' "$ROOT/oss-fuzz/build.sh" \
-    || { echo "oss_fuzz_check: FAIL: oss-fuzz/build.sh does not call fuzz/oss_fuzz_build.sh"; exit 1; }
+# fuzz/oss-fuzz/build.sh must run the same script.
+grep -q 'fuzz/oss_fuzz_build.sh' "$ROOT/fuzz/oss-fuzz/build.sh" \
+    || { echo "oss_fuzz_check: FAIL: fuzz/oss-fuzz/build.sh does not call fuzz/oss_fuzz_build.sh"; exit 1; }
 
 mapfile -t expected < <(grep -l 'LLVMFuzzerTestOneInput *(const' "$ROOT"/fuzz/*.c | xargs -n1 basename | sed 's/\.c$//' | sort)
 [[ ${#expected[@]} -gt 0 ]] || { echo "oss_fuzz_check: FAIL: no targets found"; exit 1; }

@@ -109,17 +109,25 @@ def tree_fingerprint(src):
 
 
 def patch_shared_codec(src):
-    """Speed: in the PRIVATE copy, build reservoir_codec as a shared library
-    (same objects: the tree is PIC already) so a mutant relinks one .so
-    instead of every test executable. Returns False if the pattern is gone."""
+    """Speed: in the PRIVATE copy, link the project's tests against the codec
+    as a shared library (same objects: they are compiled PIC) so a mutant
+    relinks one .so instead of every test executable. Returns False when the
+    CMake code no longer has a known shape (the runner then links as the
+    project does)."""
     p = os.path.join(src, "codec/CMakeLists.txt")
     text = open(p).read()
+    # main since 2026-12-03: one object library, the consumers' alias
+    new = "add_library(reservoir_codec ALIAS reservoir_codec_static)"
+    # before: a foreach building reservoir_codec STATIC and reservoir_codec_shared
     old = "add_library(${tgt} STATIC ${RSV_CODEC_SOURCES})"
-    if old not in text:
+    if new in text:
+        text = text.replace(new, "add_library(reservoir_codec ALIAS reservoir_codec_shared) # mutation runner")
+    elif old in text:
+        text = text.replace(old, "add_library(${tgt} SHARED ${RSV_CODEC_SOURCES})")
+        text += "\n# mutation runner (private copy only): own name, not the real shared library's\n" \
+                "set_target_properties(reservoir_codec PROPERTIES OUTPUT_NAME reservoir_mutation)\n"
+    else:
         return False
-    text = text.replace(old, "add_library(${tgt} SHARED ${RSV_CODEC_SOURCES})")
-    text += "\n# mutation runner (private copy only): own name, not the real shared library's\n" \
-            "set_target_properties(reservoir_codec PROPERTIES OUTPUT_NAME reservoir_mutation)\n"
     open(p, "w").write(text)
     return True
 
@@ -315,7 +323,17 @@ class Worker:
             self._run(["cmake", self.build], "reconfigure")
         # The first build is `all` (ctest knows a test's command only once its
         # executable exists); later ones build only the gate's executables.
-        self._run(["ninja", "-C", self.build, "-j", str(self.o.ninja_jobs)], "build")
+        try:
+            self._run(["ninja", "-C", self.build, "-j", str(self.o.ninja_jobs)], "build")
+        except SystemExit:
+            if not self.shared:
+                raise
+            # e.g. internals no longer exported by a shared build: link as the project does
+            log("worker %d: the shared-codec build failed; falling back to the project's static link" % self.k)
+            sync_tree(self.root, self.src)
+            self.shared = False
+            self._run(["cmake", self.build], "reconfigure")
+            self._run(["ninja", "-C", self.build, "-j", str(self.o.ninja_jobs)], "build")
         self.tests = gate_tests(self.build, self.o.exclude)
         self.targets = ninja_targets(self.build, self.tests)
         self.objects = {p: elf_code_hash(p) for p in object_files(self.build)}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Build-only matrix: Debug and Release, each with gcc and with clang, warnings
+# as errors (RSV_WERROR=ON), everything the project builds (library, tools,
+# tests, guard pages, fuzz replay targets). Catches what one compiler or one
+# optimisation level lets through (e.g. gcc -O0's maybe-uninitialized).
+# Usage: scripts/build-matrix.sh [BUILD_ROOT]   (default build/matrix)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=${1:-build/matrix}
+jobs=${RSV_JOBS:-$(nproc 2>/dev/null || echo 2)}
+rc=0
+for cc in gcc clang; do
+  for type in Debug Release; do
+    dir="$root/$cc-$type"; mkdir -p "$root"
+    printf 'build-matrix: %-6s %-8s ' "$cc" "$type"
+    if cmake -S . -B "$dir" -G Ninja -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE="$type" \
+         -DRSV_WERROR=ON -DRSV_INSTALL_TEST=OFF >"$dir.log" 2>&1 &&
+       cmake --build "$dir" -j "$jobs" >>"$dir.log" 2>&1; then
+      echo ok
+    else
+      echo "FAILED (log: $dir.log)"; tail -30 "$dir.log"; rc=1
+    fi
+  done
+done
+exit $rc
