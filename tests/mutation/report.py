@@ -153,6 +153,8 @@ def markdown(s, rows, per_op, per_file, equiv):
         for r in sorted(sel, key=lambda r: (r["file"], r["line"], r["col"], r["id"])):
             what = "`%s` → `%s`" % (short(r["orig"], 50).replace("|", "\\|"), short(r["repl"], 60).replace("|", "\\|"))
             info = r.get("argument") or r.get("detail") or ""
+            if r.get("argument") and "not run" in r.get("detail", ""):
+                info += " [listed; not run in this sampled run]"
             out.append("| %s | %s:%d:%d | %s | %s | %s |" % (r["id"], r["file"], r["line"], r["col"], r["op"],
                                                             what, short(info, 120).replace("|", "\\|")))
     table("Survivors (not listed as equivalent: the gate fails)", engine.SURVIVED, "")
