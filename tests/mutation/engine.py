@@ -116,12 +116,15 @@ def patch_shared_codec(src):
     project does)."""
     p = os.path.join(src, "codec/CMakeLists.txt")
     text = open(p).read()
-    # main since 2026-12-03: one object library, the consumers' alias
-    new = "add_library(reservoir_codec ALIAS reservoir_codec_static)"
+    # main since 2026-12-03: one object library; the consumers link the
+    # aliases reservoir::codec and reservoir_codec
+    new = ("add_library(reservoir::codec ALIAS reservoir_codec_static)",
+           "add_library(reservoir_codec ALIAS reservoir_codec_static)")
     # before: a foreach building reservoir_codec STATIC and reservoir_codec_shared
     old = "add_library(${tgt} STATIC ${RSV_CODEC_SOURCES})"
-    if new in text:
-        text = text.replace(new, "add_library(reservoir_codec ALIAS reservoir_codec_shared) # mutation runner")
+    if all(x in text for x in new):
+        for x in new:
+            text = text.replace(x, x.replace("reservoir_codec_static)", "reservoir_codec_shared) # mutation runner"))
     elif old in text:
         text = text.replace(old, "add_library(${tgt} SHARED ${RSV_CODEC_SOURCES})")
         text += "\n# mutation runner (private copy only): own name, not the real shared library's\n" \
