@@ -12,7 +12,9 @@
 # bounded-exhaustive differential driver (rsv_diffcheck; --max-len 16, 18 with
 # a budget of 30 minutes or more, 20 with two hours or more) when a build of
 # rsv_diffcheck exists, write the coverage report (build/coverage/) and
-# build/nightly/summary.md + summary.json. Exit 1 on any finding.
+# build/nightly/summary.md + summary.json. Then mutation testing of codec/
+# (tests/mutation/run, docs/mutation.md; its score goes into the summary, a
+# surviving mutant not argued equivalent is a finding). Exit 1 on any finding.
 #
 # A part that does not finish within its time budget is a failure, unless the
 # budget was explicitly reduced (RSV_NIGHTLY_DIFFCHECK_SECONDS below the
@@ -175,6 +177,25 @@ cmd_nightly() {
         record coverage "$t" "$(awk '$1 == "TOTAL" { print $8 - $9 "\t" $8 "\t" $10 "\t" $2 - $3 "\t" $2 "\t" $4 }' "$BUILD_ROOT/coverage/$t.txt")"
     done
     record coverage_all "$(awk '$1 == "TOTAL" { print $8 - $9 "\t" $8 "\t" $10 "\t" $2 - $3 "\t" $2 "\t" $4 }' "$BUILD_ROOT/coverage/report.txt")"
+    # 7. Mutation testing of codec/ (docs/mutation.md): every mutant against the
+    # fast gate, one private build tree per core. Results persist in
+    # build/mutation-nightly/ and --resume keeps them while the tree is
+    # unchanged, so RSV_NIGHTLY_MUTATION_MINUTES (a cap per night) still
+    # completes the set over several nights. RSV_NIGHTLY_MUTATION=0 skips it.
+    if [[ ${RSV_NIGHTLY_MUTATION:-1} != 0 ]]; then
+        local mdir="$BUILD_ROOT/mutation-nightly" mrc=0
+        local margs=(--jobs "$cores" --build-dir "$BUILD_ROOT/mutation" --report-dir "$mdir" --resume)
+        [[ -n ${RSV_NIGHTLY_MUTATION_MINUTES:-} ]] && margs+=(--budget-minutes "$RSV_NIGHTLY_MUTATION_MINUTES")
+        echo "+ tests/mutation/run ${margs[*]}"
+        python3 "$ROOT/tests/mutation/run" "${margs[@]}" >"$out/mutation.log" 2>&1 || mrc=$?
+        if [[ -f $mdir/mutation-report.json ]]; then
+            cp "$mdir/mutation-report.md" "$mdir/mutation-report.json" "$out/"
+            record mutation "$mrc" "$out/mutation-report.json" "${out#"$ROOT"/}/mutation.log"
+        else
+            record mutation "$mrc" "" "${out#"$ROOT"/}/mutation.log"
+        fi
+        tail -3 "$out/mutation.log"
+    fi
     record meta "$budget" "$(( $(date +%s) - start ))" "$cores" "$update" "${BUILD_ROOT#"$ROOT"/}/coverage/index.html"
 
     python3 "$ROOT/fuzz/lib/nightly_summary.py" "$rec" "$out/summary.md" "$out/summary.json" || rc=1
