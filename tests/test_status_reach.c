@@ -8,13 +8,10 @@
  * regressions/ (replayed by ctest's fuzz_replay_kv03_parse). Each row's
  * comment names the check and why no earlier check fires.
  * Single-bit flips with resealed CRCs (test_kv03_diff_corrupt.c) never reach
- * open 18, 23, 26 or 29: those need a resized body or a moved section.
+ * open 18, 23 or 26: those need a resized body or a moved section.
  *
- * Rows whose v2 behaviour differs from v1 are in tests/v2/
- * test_status_reach_v2.c (built, run only with -DRSV_STATUS_REACH_V2=ON).
- * The one row here that v2 changes is marked V1-ONLY: the lead deletes it
- * when the v2 reader merges (v2 opens the §12.5 file; the v2 table checks
- * that it opens and scans clean).
+ * Rows that need format revision v2 (dictionary, seeds, transitions) are
+ * in tests/v2/test_status_reach_v2.c.
  *
  * The writer, merge and record-stream tests at the end reach the argument,
  * state and poisoning statuses (§10, §11) with codec-vs-oracle comparisons
@@ -156,9 +153,6 @@ static void o28c(rsv_surgeon *s)
     rsv_sg_set(s, RSV_SG_D_SEEDS, 8, 3);
     rsv_sg_reseal(s);
 }
-/* 29 (V1-ONLY: v2 has no check 29 and opens this file): the §12.5 file,
- * m = 3, valid in every other respect */
-static void o29(rsv_surgeon *s) { replace(s, FILE_12_5, FILE_12_5_SIZE); }
 
 /* ---- §9.2 scan, steps other than the walk ---------------------------------- */
 
@@ -302,8 +296,6 @@ static const rsv_sr_row k_rows[] = {
     {"status_open28_universe", OPEN, 28, E(SECTION_SHAPE), ANY, ANY, 0, o28a},
     {"status_open28_empty_with_code", OPEN, 28, E(SECTION_SHAPE), ANY, ANY, 0, o28b},
     {"status_open28_seed_bits_m3", OPEN, 28, E(SECTION_SHAPE), ANY, ANY, 0, o28c},
-    /* V1-ONLY ROW: delete when the v2 reader merges (KV03.md §13) */
-    {"status_open29_v1_unsupported_selectors", OPEN, 29, E(UNSUPPORTED_SELECTORS), ANY, ANY, 0, o29},
 
     {"status_scan1_body_crc", SCAN, 1, E(BODY_CRC), ANY, ANY, 0, s01},
     {"status_scan2_dictionary_endpoints", SCAN, 2, E(SECTION_ENDPOINTS), ANY, ANY, 0, s02a},
@@ -483,16 +475,11 @@ Test(status_reach, merge_statuses)
     uint8_t w2[360];
     make_w2k3(w2);
     merge_pair(FILE_12_3, 360, w2, 360, RSV_ERR_MERGE_MISMATCH, "policy W 15 vs 2");
-    /* codes `0` and `01`: not prefix-free together → MERGE_MISMATCH in v1
-     * (codes differ) and in v2 (the union is not prefix-free) */
+    /* codes `0` and `01`: not prefix-free together → MERGE_MISMATCH: the
+     * union of the dictionaries is not prefix-free (§11.2) */
     size_t n01;
     uint8_t *c01 = encode_code((const uint8_t *)"\x40", 2, &n01);
     merge_pair(FILE_12_3, 360, c01, n01, RSV_ERR_MERGE_MISMATCH, "codes 0 and 01");
-    /* V1-ONLY: codes `0` and `1` differ (v1 MERGE_MISMATCH); v2 merges them
-     * into a two-code file (tests/v2/test_status_reach_v2.c) */
-    size_t n1;
-    uint8_t *c1 = encode_code((const uint8_t *)"\x80", 1, &n1);
-    merge_pair(FILE_12_3, 360, c1, n1, RSV_ERR_MERGE_MISMATCH, "codes 0 and 1 (v1 only)");
     /* an input's open failure (one trailing byte) and walk failures: the
      * engine compares input, record and bit with that input's own walk */
     size_t n;
@@ -534,7 +521,6 @@ Test(status_reach, merge_statuses)
     cr_assert_eq(rsv_merge_finish(&m, &out, &on), RSV_ERR_POISONED);
     rsv_merge_free(&m);
     free(c01);
-    free(c1);
 }
 
 /* ---- §10 record stream reader -------------------------------------------------- */

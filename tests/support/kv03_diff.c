@@ -218,6 +218,21 @@ static int walk_frames(const rsv_kv03_file *f, const rsv_oracle_kv03_result *ow,
 
 /* ---- file ------------------------------------------------------------------ */
 
+/* The oracle's format-revision-v2 decoder (the codec reads m >= 2 files:
+ * v1's open check 29 is gone) with its result in the v1 shape: base is
+ * taken over (free it with rsv_oracle_kv03_result_free), the dictionary and
+ * code indices are dropped. */
+static void oracle_decode(const uint8_t *bytes, size_t n, const rsv_oracle_kv03_policy *expected,
+                          rsv_oracle_kv03_mode mode, rsv_oracle_kv03_result *o)
+{
+    rsv_oracle_kv03_v2_result v;
+    rsv_oracle_kv03_decode_v2(bytes, n, expected, mode, &v);
+    *o = v.base;
+    rsv_oracle_dict_free(&v.dict);
+    free(v.code_index);
+}
+
+
 int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expected,
                    const rsv_record *want, size_t nwant, rsv_kv03d_report *rep)
 {
@@ -231,7 +246,7 @@ int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expect
     rsv_lw_bytes(bytes, n); /* open, scan and walks load only file bytes (A1) */
     rsv_status co = rsv_kv03_open(bytes, n, expected, &f);
     rsv_lw_end();
-    rsv_oracle_kv03_decode(bytes, n, poe, RSV_ORACLE_KV03_OPEN, &o);
+    oracle_decode(bytes, n, poe, RSV_ORACLE_KV03_OPEN, &o);
     rep->codec.open = co;
     rep->oracle.open = o.status;
     rep->checks++;
@@ -245,7 +260,7 @@ int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expect
     rsv_lw_bytes(bytes, n);
     rsv_status cs = rsv_kv03_scan(&f, &dg);
     rsv_lw_end();
-    rsv_oracle_kv03_decode(bytes, n, poe, RSV_ORACLE_KV03_SCAN, &o);
+    oracle_decode(bytes, n, poe, RSV_ORACLE_KV03_SCAN, &o);
     rep->codec.scan = cs;
     rep->oracle.scan = o.status;
     rep->status = cs;
@@ -263,7 +278,7 @@ int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expect
     if (!ok) return 0;
 
     /* walk: cursor (records, keys only) and frames against the oracle walk */
-    rsv_oracle_kv03_decode(bytes, n, poe, RSV_ORACLE_KV03_WALK, &o);
+    oracle_decode(bytes, n, poe, RSV_ORACLE_KV03_WALK, &o);
     rep->oracle.walk = o.status;
     rep->oracle.record = o.record;
     rep->oracle.bit = o.bitpos;
@@ -431,7 +446,7 @@ static int input_error_matches(const uint8_t *file, size_t size, rsv_status st, 
                                uint64_t bit, rsv_kv03d_report *rep, size_t input)
 {
     rsv_oracle_kv03_result o;
-    rsv_oracle_kv03_decode(file, size, NULL, RSV_ORACLE_KV03_WALK, &o);
+    oracle_decode(file, size, NULL, RSV_ORACLE_KV03_WALK, &o);
     int ok = 1;
     if (o.status != st || o.phase != RSV_ORACLE_PHASE_SCAN || o.record != oracle_record(st, codec_record) ||
         o.bitpos != bit)

@@ -79,8 +79,13 @@ int rsv_sr_run(const rsv_sr_row *row, const uint8_t *base, size_t n, char *msg, 
     /* 1. the oracle, held to the row (the spec) */
     rsv_oracle_kv03_policy oexp;
     if (pexp) oexp = rsv_kv03d_policy(pexp);
-    rsv_oracle_kv03_result o;
-    rsv_oracle_kv03_decode(s.n ? s.b : NULL, s.n, pexp ? &oexp : NULL, RSV_ORACLE_KV03_SCAN, &o);
+    /* the format-revision-v2 oracle (v1 files are v2 files with one code);
+     * its result in the v1 shape, dictionary and code indices dropped */
+    rsv_oracle_kv03_v2_result v2;
+    rsv_oracle_kv03_decode_v2(s.n ? s.b : NULL, s.n, pexp ? &oexp : NULL, RSV_ORACLE_KV03_SCAN, &v2);
+    rsv_oracle_kv03_result o = v2.base;
+    rsv_oracle_dict_free(&v2.dict);
+    free(v2.code_index);
     if (o.status != row->want || o.phase != row->phase || (row->phase != RSV_ORACLE_PHASE_NONE && row->step != 0 && o.step != row->step))
         ok = bad(msg, cap, "oracle: %s at phase %d step %u, the row wants %s at phase %d step %u", sn(o.status),
                  (int)o.phase, o.step, sn(row->want), (int)row->phase, row->step);

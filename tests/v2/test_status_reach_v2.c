@@ -1,15 +1,7 @@
-/* Every status, reached on purpose: the rows that NEED KV03 format revision v2
- * (KV03.md §13). EVERY ROW IN THIS FILE NEEDS V2: today's v1 reader stops
- * all of them at open check 29 (UNSUPPORTED_SELECTORS, 82), and the v1
- * oracle does the same, which is why the kv03_parse seeds written from these
- * rows already replay cleanly (codec and oracle agree on 82 today, and will
- * agree on the v2 status once both are v2).
- *
- * Built always (so it cannot rot), registered with ctest only with
- * -DRSV_STATUS_REACH_V2=ON: the lead turns it on after the v2-read, v2-write
- * and oracle-v2 branches merge, and at the same time deletes the V1-ONLY
- * rows of tests/test_status_reach.c (open 29 on the §12.5 file, and the
- * `0`/`1` merge expecting MERGE_MISMATCH).
+/* Every status, reached on purpose: the rows that need KV03 format revision
+ * v2 (KV03.md §13): dictionary (§6.3), seeds, transitions (§3.3) and scan
+ * step 3a. A v1 reader stopped all of them at open check 29
+ * (UNSUPPORTED_SELECTORS, 82), which v2 removed.
  *
  * Rows come from KV03.md §12.5 (its corruption table, positions as stated
  * there) and §6.3 / §9.1 / §9.2 / §11.2; the base file is the §12.5 file
@@ -17,11 +9,11 @@
  * (status_reach.h): oracle held to the row, codec to the oracle, every read
  * level compared, seed byte-identical.
  *
- * Not here (need a v2 API that does not exist on main yet, so they cannot be
- * written against a stable interface): record streams with a code set
- * (SELECTOR_PREFIX for a non-prefix-free set, §12.6 UNKNOWN_SELECTOR at bits
- * 61 and 54, SORT_BACKSPACE at bit 51), the multi-code writer's
- * SELECTOR_PREFIX (§11.1 step 2), and the §12.5 merges of two v2 inputs. */
+ * Not here, because the surgeon edits files and these are not file
+ * corruptions: record streams with a code set (tests/test_stream_v2.c:
+ * SELECTOR_PREFIX, §12.6 UNKNOWN_SELECTOR at bits 61 and 54), the writer's
+ * SELECTOR_PREFIX (tests/test_kv03_v2_write.c) and the §12.5 merges
+ * (tests/test_kv03_v2_merge.c). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,11 +59,12 @@ static void seed_padding(rsv_surgeon *s) { s->b[SEEDS] = 0x21; rsv_sg_reseal(s);
 
 #define OPEN RSV_ORACLE_PHASE_OPEN
 #define SCAN RSV_ORACLE_PHASE_SCAN
+#define DICTIONARY RSV_ORACLE_PHASE_DICTIONARY /* scan step 2 runs §6.3: step = the §6.3 step */
 #define ANY RSV_SR_ANY
 #define E(x) RSV_ERR_##x
 
 static const rsv_sr_row k_rows_v2[] = {
-    /* no seed: the same bytes as status_open29_v1_unsupported_selectors */
+    /* no seed: the §12.5 file itself */
     {NULL, RSV_ORACLE_PHASE_NONE, 0, RSV_OK, ANY, ANY, 0, ok},
     {"status_v2_walk_sort_transition", SCAN, 3, E(SORT_TRANSITION), 2, 57, 0, sort_transition},
     {"status_v2_walk_prefix_crosses_code", SCAN, 3, E(PREFIX_CROSSES_CODE), 3, 66, 0, prefix_crosses},
@@ -79,10 +72,10 @@ static const rsv_sr_row k_rows_v2[] = {
     {"status_v2_walk_seed_range", SCAN, 3, E(SEED_RANGE), 3, 61, 0, seed_range},
     /* step 0 = not asserted: the oracle's number for step "3a" is its own */
     {"status_v2_scan3a_unused_selector", SCAN, 0, E(UNUSED_SELECTOR), ANY, ANY, 0, unused_selector},
-    {"status_v2_scan2_dictionary_order", SCAN, 2, E(DICTIONARY_ORDER), ANY, ANY, 0, dict_order},
-    {"status_v2_scan2_dictionary_shape", SCAN, 2, E(DICTIONARY_SHAPE), ANY, ANY, 0, dict_shape},
-    {"status_v2_scan2_endpoints_end", SCAN, 2, E(SECTION_ENDPOINTS), ANY, ANY, 0, endpoints_end},
-    {"status_v2_scan2_endpoints_start", SCAN, 2, E(SECTION_ENDPOINTS), ANY, ANY, 0, endpoints_start},
+    {"status_v2_scan2_dictionary_order", DICTIONARY, 4, E(DICTIONARY_ORDER), ANY, ANY, 0, dict_order},
+    {"status_v2_scan2_dictionary_shape", DICTIONARY, 2, E(DICTIONARY_SHAPE), ANY, ANY, 0, dict_shape},
+    {"status_v2_scan2_endpoints_end", DICTIONARY, 1, E(SECTION_ENDPOINTS), ANY, ANY, 0, endpoints_end},
+    {"status_v2_scan2_endpoints_start", DICTIONARY, 1, E(SECTION_ENDPOINTS), ANY, ANY, 0, endpoints_start},
     {"status_v2_scan6_seed_padding", SCAN, 6, E(NONZERO_PADDING), ANY, ANY, 0, seed_padding},
 };
 
