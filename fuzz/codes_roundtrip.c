@@ -100,16 +100,6 @@ static int golomb_len(uint64_t v, uint64_t m, uint64_t *len)
     return 1;
 }
 
-/* RSV_FUZZ_TRACE=1 in the environment prints every item; checked once. */
-static int tracing(void)
-{
-    static int t = -1;
-    if (t < 0) {
-        const char *e = getenv("RSV_FUZZ_TRACE");
-        t = e && *e && *e != '0';
-    }
-    return t;
-}
 
 /* ---- input decoding ----------------------------------------------------- */
 
@@ -246,7 +236,7 @@ static int write_item(rsv_writer *w, rt_item *it, unsigned idx, uint64_t limit, 
         fail_item(it, idx, "oracle encoder length %" PRIu64 ", spec %" PRIu64, onb, it->len);
     if (want == RSV_ERR_TOO_LARGE && len_known && it->len <= room)
         fail_item(it, idx, "rejected as too large but fits the room %" PRIu64, room);
-    if (tracing())
+    if (rsv_fuzz_tracing())
         fprintf(stderr, "  item #%u %s(%" PRIu64 ") value=%" PRIu64 "%s at %" PRIu64 " -> %s len=%" PRIu64 "\n", idx,
                 kind_names[it->kind], it->param, it->value, it->alt ? " alt" : "", before,
                 rsv_status_name((int)st), it->len);
@@ -330,7 +320,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t limit = rsv_fuzz_u8(&in) < RSV_RT_LIMSEL_SMALL ? RSV_RT_BIG_LIMIT : rsv_fuzz_u16(&in);
     rsv_writer_init(&w);
     rsv_writer_set_limit(&w, limit);
-    if (tracing()) fprintf(stderr, "codes_roundtrip: writer limit %" PRIu64 " bits\n", limit);
+    if (rsv_fuzz_tracing()) fprintf(stderr, "codes_roundtrip: writer limit %" PRIu64 " bits\n", limit);
 
     for (unsigned idx = 0; rsv_fuzz_remaining(&in) > 0 && nitems < RSV_RT_MAX_ITEMS; idx++) {
         rt_item it;

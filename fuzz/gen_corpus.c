@@ -2,8 +2,8 @@
  * OUTDIR/reader_diff/<name> and OUTDIR/codes_roundtrip/<name>.
  *
  * Seeds encode the interesting cases of CODES.md directly: every §7.1 valid
- * vector and §7.2 malformed input (transcribed below from the spec in its bit
- * notation), the 129-bit maximum code (also after a skip), zero runs of
+ * vector and §7.2 malformed input (the one transcription of the spec tables,
+ * tests/support/spec_vectors.c, in the spec's bit notation), the 129-bit maximum code (also after a skip), zero runs of
  * 64/65/140 bits, m = 2^64-1, batch decodes, spans of 2^64-1 and empty views
  * pointing into the guard page. The generator builds the bits by hand and
  * shares nothing with codec/ or oracle/: the targets do the checking.
@@ -19,9 +19,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gen_vectors.h"
 #include "reader_script.h"
 #include "roundtrip_script.h"
+#include "spec_vectors.h"
+#include "testutil.h"
+
+/* The three code families, in spec_vectors.h's order. */
+typedef rsv_sv_code code_t;
+#define FX RSV_SV_FIXED
+#define EG RSV_SV_EG
+#define GO RSV_SV_GOLOMB
+static const char *const code_names[] = {"fixed", "eg", "golomb"};
+#define MAX64 UINT64_MAX
 
 #define MAXB 1024 /* bytes per section: every seed stays well under 1 KiB */
 
@@ -93,24 +102,17 @@ static void set_bit(seed *s, size_t i, unsigned b)
         s->payload[i / 8] &= (uint8_t)~(0x80u >> (i % 8));
 }
 
-/* Append the spec notation ("0^64 1 0^63") at bit *at. */
+/* Append the spec notation ("0^64 1 0^63") at bit *at (testutil.h's parser). */
 static void put_notation(seed *s, size_t *at, const char *spec)
 {
-    unsigned last = 0;
-    for (const char *c = spec; *c;) {
-        if (*c == '0' || *c == '1') {
-            last = (unsigned)(*c - '0');
-            set_bit(s, (*at)++, last);
-            c++;
-        } else if (*c == '^') {
-            char *end;
-            unsigned long n = strtoul(c + 1, &end, 10);
-            for (unsigned long i = 1; i < n; i++) set_bit(s, (*at)++, last);
-            c = end;
-        } else {
-            c++;
-        }
+    uint64_t n = rsv_count_bits(spec);
+    if (n == UINT64_MAX) {
+        fprintf(stderr, "rsv_gen_corpus: bad bit notation \"%s\"\n", spec);
+        exit(1);
     }
+    if (n) set_bit(s, *at + n - 1, 0); /* grows the payload (zero bytes) to hold the bits */
+    if (rsv_parse_bits(spec, s->payload, MAXB, *at) != n) exit(1);
+    *at += n;
 }
 
 /* A reader_diff payload: `pre` bits of `fill` (outside the view), the
@@ -219,19 +221,13 @@ static void op_batch(seed *s, enum rsv_rd_op op, uint64_t param, unsigned count)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Deterministic filler for "random" payloads and scripts (SplitMix64). */
-static uint64_t g_rng = 0x5EED5EED5EEDULL;
-static uint64_t rng(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
+/* Deterministic filler for "random" payloads and scripts. */
+static rsv_rng g_rng = {0x5EED5EED5EEDULL};
+static uint64_t rng(void) { return rsv_rng_next(&g_rng); }
 
 /* ---- reader_diff seeds ----------------------------------------------------- */
 
-static void rd_decode_once(seed *s, enum code c, uint64_t param, int variant)
+static void rd_decode_once(seed *s, code_t c, uint64_t param, int variant)
 {
     switch (c) {
     case FX: op_read(s, (unsigned)param); break;
@@ -249,8 +245,8 @@ static void gen_reader_vectors(void)
 {
     char name[64];
     seed s;
-    for (unsigned i = 0; i < COUNT(v71); i++) {
-        const struct valid *v = &v71[i];
+    for (unsigned i = 0; i < rsv_sv_valid_count; i++) {
+        const rsv_sv_valid *v = &rsv_sv_valid_rows[i];
         /* alignments and neighbours vary per row: pre 0..7 (+8 every third
          * row), data pointer 0..3 bytes early, tail 0..7, fill 0 or 1 */
         view_of(&s, i % 8 + (i % 3 == 0 ? 8 : 0), v->bits, (3 * i) % 8, i % 2, i % 4);
@@ -261,14 +257,17 @@ static void gen_reader_vectors(void)
         snprintf(name, sizeof name, "v71_%02u_%s", i + 1, code_names[v->code]);
         emit(&s, "reader_diff", name, 1);
     }
-    for (unsigned i = 0; i < COUNT(v72); i++) {
-        const struct malformed *v = &v72[i];
+    for (size_t r = 0; r < rsv_sv_malformed_count; r++) {
+        const rsv_sv_malformed *v = &rsv_sv_malformed_rows[r];
+        /* row 29 is listed once per operation (take, skip): one seed does both */
+        if (r > 0 && rsv_sv_malformed_rows[r - 1].id == v->id) continue;
+        unsigned i = (unsigned)v->id - 1;
         view_of(&s, (5 * i) % 8, v->bits, (i + 3) % 8, (i + 1) % 2, i % 3);
         for (int again = 0; again < 2; again++) { /* §7.2: reading again after the failure */
             switch (v->op) {
-            case M_EG: op_eg(&s, (unsigned)v->param); break;
-            case M_GO: op_golomb(&s, v->param, again); break;
-            case M_READ: op_read(&s, (unsigned)v->param); break;
+            case RSV_SV_READ_EG: op_eg(&s, (unsigned)v->param); break;
+            case RSV_SV_READ_GOLOMB: op_golomb(&s, v->param, again); break;
+            case RSV_SV_READ: op_read(&s, (unsigned)v->param); break;
             default: op_span(&s, again ? RSV_RD_SKIP : RSV_RD_TAKE, v->param); break;
             }
         }
@@ -311,8 +310,8 @@ static void gen_reader_batch_streams(void)
         {"batch_stream_eg0", 0, 0}, {"batch_stream_eg3", 0, 3}, {"batch_stream_golomb7", 1, 0}};
     static char bits[7000];
     seed s;
-    uint64_t saved = g_rng; /* own sequence: the other generators' seeds stay as they were */
-    g_rng = UINT64_C(0xBA7C5);
+    rsv_rng saved = g_rng; /* own sequence: the other generators' seeds stay as they were */
+    g_rng.s = UINT64_C(0xBA7C5);
     for (size_t c = 0; c < COUNT(cases); c++) {
         for (unsigned pre = 0; pre < 8; pre += 5) {
             size_t n = 0;
@@ -477,7 +476,7 @@ static void rt_value(seed *s, uint64_t v)
 }
 
 /* param: w (<= 66), k (<= 64) or m */
-static void rt_item(seed *s, enum code c, uint64_t param, uint64_t v, int alt)
+static void rt_item(seed *s, code_t c, uint64_t param, uint64_t v, int alt)
 {
     unsigned a = alt ? RSV_RT_ALT_API : 0u;
     switch (c) {
@@ -501,8 +500,10 @@ static void gen_roundtrip(void)
 
     for (int c = FX; c <= GO; c++) { /* §7.1 by family */
         rt_begin(&s, RSV_RT_BIG_LIMIT);
-        for (unsigned i = 0; i < COUNT(v71); i++)
-            if (v71[i].code == (enum code)c) rt_item(&s, v71[i].code, v71[i].param, v71[i].value, (int)(i % 2));
+        for (unsigned i = 0; i < rsv_sv_valid_count; i++) {
+            const rsv_sv_valid *v = &rsv_sv_valid_rows[i];
+            if (v->code == (code_t)c) rt_item(&s, v->code, v->param, v->value, (int)(i % 2));
+        }
         snprintf(name, sizeof name, "v71_%s", code_names[c]);
         emit(&s, "codes_roundtrip", name, 0);
     }

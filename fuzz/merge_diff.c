@@ -1,13 +1,14 @@
 /* Fuzz target merge_diff: 2-4 KV03 files built from one key pool, merged by
- * the codec (rsv_merge_*) and by the oracle (rsv_oracle_kv03_merge): same
+ * the codec (rsv_merge_*) and by the oracle (rsv_oracle_kv03_merge_v2): same
  * status and byte-identical output (§11.2: the output equals the batch
  * encoding of the merged list).
  *
  * Input (consumption order from the end, common/kv03_fuzz.h for the pieces):
  *   u8 flags: bits 0-1 -> 2 + (x % 3) inputs; bit 2 -> drop tombstones;
  *             bits 3-5 -> mode: 0-4 plain, 5 one input gets another policy,
- *             6 one input gets another selector code, 7 one input gets a
- *             flipped data-stream bit (a §3.3 walk error or other records)
+ *             6 one input gets another selector code (format revision v2:
+ *             they merge while the union stays prefix-free), 7 one input
+ *             gets a flipped data-stream bit (a §3.3 walk error or other records)
  *   policy, code, a record list (the key pool)
  *   per input: u64 mask (pool key i is in the input iff bit i % 64), u8 vsel
  *             (value of key i in input j: tombstone if bit (i + j) % 8 of vsel,
@@ -169,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ob[j].size = sizes[j];
     }
     rsv_oracle_merge_result o;
-    rsv_oracle_kv03_merge(ob, n, drop, &o);
+    rsv_oracle_kv03_merge_v2(ob, n, drop, &o); /* merges across code sets (format revision v2) */
     uint8_t *cout = NULL;
     size_t cn = 0, cin;
     rsv_kv03_diag d;

@@ -16,8 +16,8 @@ static const uint64_t k_moduli[] = {1, 3, 7, UINT64_MAX};
  * the end of the view. */
 static void finish_at_end(gp_pair *x)
 {
-    gp_read(x, x->v.len - x->p);
-    gp_edge_ops(x);
+    rsv_diff_read(x, x->v.len - x->p);
+    rsv_diff_edge_ops(x);
 }
 
 static void widths(rsv_view v, const char *label)
@@ -27,18 +27,18 @@ static void widths(rsv_view v, const char *label)
         rsv_guard_set_case("%s: read(%" PRIu64 ") until failure", label, w);
         gp_pair_init(&x, v);
         if (w == 0) {
-            for (int i = 0; i < 3; i++) gp_read(&x, 0);
-            gp_read(&x, v.len < 64 ? v.len : 64);
+            for (int i = 0; i < 3; i++) rsv_diff_read(&x, 0);
+            rsv_diff_read(&x, v.len < 64 ? v.len : 64);
         }
-        while (gp_read(&x, w) == RSV_OK && w != 0) {
+        while (rsv_diff_read(&x, w) == RSV_OK && w != 0) {
         }
         finish_at_end(&x);
     }
     rsv_guard_set_case("%s: read_bit until failure", label);
     gp_pair_init(&x, v);
-    while (gp_read_bit(&x) == RSV_OK) {
+    while (rsv_diff_read_bit(&x) == RSV_OK) {
     }
-    gp_edge_ops(&x);
+    rsv_diff_edge_ops(&x);
 }
 
 static void spans(rsv_view v, const char *label)
@@ -57,20 +57,20 @@ static void spans(rsv_view v, const char *label)
             for (int take = 0; take < 2; take++) {
                 gp_pair x;
                 gp_pair_init(&x, v);
-                gp_read(&x, warm[j]);
+                rsv_diff_read(&x, warm[j]);
                 if (take) {
                     rsv_view sub;
-                    gp_take(&x, lens[i], &sub);
+                    rsv_diff_take_sub(&x, lens[i], &sub);
                 } else {
-                    gp_skip(&x, lens[i]);
+                    rsv_diff_skip(&x, lens[i]);
                 }
                 /* The reads right after the span meet the cache state it
                  * left; after three of them jump to the last 80 bits, whose
                  * reads meet the guard. */
-                for (int n = 0; n < 3 && gp_read(&x, 13) == RSV_OK; n++) {
+                for (int n = 0; n < 3 && rsv_diff_read(&x, 13) == RSV_OK; n++) {
                 }
-                if (x.v.len - x.p > 80) gp_skip(&x, x.v.len - x.p - 80 + lens[i] % 13);
-                while (gp_read(&x, 13) == RSV_OK) {
+                if (x.v.len - x.p > 80) rsv_diff_skip(&x, x.v.len - x.p - 80 + lens[i] % 13);
+                while (rsv_diff_read(&x, 13) == RSV_OK) {
                 }
                 finish_at_end(&x);
             }
@@ -84,15 +84,15 @@ static void spans(rsv_view v, const char *label)
 static void go_to(gp_pair *x, uint64_t start, int by_reads)
 {
     if (!by_reads) {
-        gp_skip(x, start);
+        rsv_diff_skip(x, start);
         return;
     }
     /* Skip to a little before `start`, then read the rest: a read of 1..60
      * bits (varied with start) leaves cached bits behind, as in real use. */
     uint64_t r = 1 + start * 7 % 60;
     if (r > start) r = start;
-    gp_skip(x, start - r);
-    gp_read(x, r);
+    rsv_diff_skip(x, start - r);
+    rsv_diff_read(x, r);
 }
 
 static void codes(rsv_view v, const char *label)
@@ -104,8 +104,8 @@ static void codes(rsv_view v, const char *label)
             const char *name = golomb ? "golomb" : "eg";
             rsv_guard_set_case("%s: %s(%" PRIu64 ") from 0 until exhausted", label, name, param);
             gp_pair_init(&x, v);
-            gp_drain_code(&x, golomb, param);
-            gp_edge_ops(&x);
+            rsv_diff_drain_code(&x, golomb, param);
+            rsv_diff_edge_ops(&x);
             /* Each of the last 72 start positions: every code whose bits
              * reach the guard-adjacent byte, from both cache states. */
             uint64_t jmax = v.len < 72 ? v.len : 72;
@@ -122,9 +122,9 @@ static void codes(rsv_view v, const char *label)
                      * (also after a failure). Later starts are other j's. */
                     for (int n = 0; n < 2; n++) {
                         if (golomb)
-                            gp_read_golomb(&x, param);
+                            rsv_diff_read_golomb(&x, param);
                         else
-                            gp_read_eg(&x, param);
+                            rsv_diff_read_eg(&x, param);
                     }
                 }
             }
@@ -145,28 +145,28 @@ static void batches(rsv_view v, const char *label)
         for (size_t i = 0; i < COUNT(bw); i++) {
             rsv_guard_set_case("%s: read_n(%" PRIu64 ") from %" PRIu64, label, bw[i], start);
             gp_pair_init(&x, v);
-            gp_skip(&x, start);
-            gp_read_n(&x, bw[i], count);
-            gp_read_n(&x, bw[i], count); /* again, at the failure position */
-            gp_read_n(&x, 0, 3);
+            rsv_diff_skip(&x, start);
+            rsv_diff_read_n(&x, bw[i], count);
+            rsv_diff_read_n(&x, bw[i], count); /* again, at the failure position */
+            rsv_diff_read_n(&x, 0, 3);
         }
         for (size_t i = 0; i < COUNT(k_orders); i++) {
             rsv_guard_set_case("%s: read_eg_n(%" PRIu64 ") from %" PRIu64, label, k_orders[i],
                                start);
             gp_pair_init(&x, v);
-            gp_skip(&x, start);
-            while (gp_read_eg_n(&x, k_orders[i], count) != RSV_OK && x.p < v.len) {
+            rsv_diff_skip(&x, start);
+            while (rsv_diff_read_eg_n(&x, k_orders[i], count) != RSV_OK && x.p < v.len) {
             }
-            gp_read_eg_n(&x, k_orders[i], 1);
+            rsv_diff_read_eg_n(&x, k_orders[i], 1);
         }
         for (size_t i = 0; i < COUNT(k_moduli); i++) {
             rsv_guard_set_case("%s: read_golomb_n(%" PRIu64 ") from %" PRIu64, label, k_moduli[i],
                                start);
             gp_pair_init(&x, v);
-            gp_skip(&x, start);
-            while (gp_read_golomb_n(&x, k_moduli[i], count) != RSV_OK && x.p < v.len) {
+            rsv_diff_skip(&x, start);
+            while (rsv_diff_read_golomb_n(&x, k_moduli[i], count) != RSV_OK && x.p < v.len) {
             }
-            gp_read_golomb_n(&x, k_moduli[i], 1);
+            rsv_diff_read_golomb_n(&x, k_moduli[i], 1);
         }
     }
 }

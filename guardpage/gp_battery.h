@@ -3,7 +3,7 @@
  * followed by reads, every code decoded from the start until the view is
  * exhausted and twice from each of the last 72 positions (reached by a skip
  * and by a read), and the batch decoders from the start and from near the
- * end — each step compared with the oracle through gp_pair.
+ * end — each step compared with the oracle by the comparison engine (gp_pair.h).
  *
  * `label` names the view in fault reports and failure messages. */
 #ifndef RSV_GP_BATTERY_H

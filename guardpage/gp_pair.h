@@ -1,56 +1,28 @@
-/* A differential pair for the guard-page tests: the fast reader (codec/) and
- * the oracle (oracle/) walking the same view side by side.
- *
- * Every gp_* operation runs the oracle at the pair's oracle position, then the
- * fast reader, and checks that they agree on status, value, new position,
- * remaining and empty (CODES.md §5.3) — for take also that the sub-views are
- * identical. Each comparison counts as one check; a mismatch prints the
- * current case (rsv_guard_case()) and the operation. Both readers run on the
+/* The guard-page tests' use of the reader comparison engine
+ * (tests/support/diff.h): the fast reader (codec/) and the oracle (oracle/)
+ * walking the same guarded view side by side, through the same lockstep
+ * operations every differential suite uses (rsv_diff_read, rsv_diff_take_sub,
+ * rsv_diff_edge_ops, rsv_diff_drain_code, ...). Both readers run on the
  * guarded memory, so an out-of-range load by either faults and the fault
- * handler names the case. */
+ * handler names the case.
+ *
+ * A gp_pair is an engine case on this process's accumulator; every
+ * comparison counts as one check and every mismatch is printed at once,
+ * prefixed with the current guard case (rsv_guard_case()). gp_check and
+ * gp_pass count the harness's own checks (writers, fault reports) on the
+ * same tally. */
 #ifndef RSV_GP_PAIR_H
 #define RSV_GP_PAIR_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reservoir/oracle.h"
-#include "reservoir/reader.h"
+#include "diff.h"
 
-typedef struct gp_pair {
-    rsv_view v;   /* the view both readers walk */
-    rsv_reader r; /* fast reader */
-    uint64_t p;   /* oracle position */
-} gp_pair;
+typedef rsv_diff_run gp_pair; /* v: the view, r: fast reader, p: oracle position */
 
+/* Start a case on view v at position 0. */
 void gp_pair_init(gp_pair *x, rsv_view v);
-
-/* Each returns the oracle's status (the expected one). */
-rsv_status gp_read(gp_pair *x, uint64_t w);          /* rsv_read; w > 64 allowed */
-rsv_status gp_read_bit(gp_pair *x);                  /* rsv_read_bit vs oracle read(1) */
-rsv_status gp_read_eg(gp_pair *x, uint64_t k);       /* rsv_read_eg; k > 63 allowed */
-rsv_status gp_read_eg0(gp_pair *x);                  /* rsv_read_eg0 vs oracle k = 0 */
-rsv_status gp_read_golomb(gp_pair *x, uint64_t m);   /* rsv_golomb_init + rsv_read_golomb */
-rsv_status gp_read_golomb_m(gp_pair *x, uint64_t m); /* rsv_read_golomb_m */
-rsv_status gp_skip(gp_pair *x, uint64_t n);
-rsv_status gp_take(gp_pair *x, uint64_t n, rsv_view *sub); /* *sub set on success */
-/* Batch decoders with `count` values (count <= GP_BATCH_MAX). */
-#define GP_BATCH_MAX 1200
-rsv_status gp_read_n(gp_pair *x, uint64_t w, size_t count);
-rsv_status gp_read_eg_n(gp_pair *x, uint64_t k, size_t count);
-rsv_status gp_read_golomb_n(gp_pair *x, uint64_t m, size_t count);
-
-/* At the current position: read(0), take(0), skip(0) (always succeed), then a
- * failing or succeeding one-of-each of read(1), read_bit, take(1), skip(1),
- * EG0, EG63, Golomb 1 and 2^64-1 — compared with the oracle, each from a fresh
- * copy of the pair so the position is unchanged afterwards. At p = len this
- * is the "nothing at all is loaded at the end" check of A4. */
-void gp_edge_ops(gp_pair *x);
-
-/* Decode with `op` (0 = EG k, 1 = Golomb m) until the view is exhausted,
- * reading again after every failure; then once more at the end. Stops with a
- * failed check if a decode makes no progress. */
-void gp_drain_code(gp_pair *x, int golomb, uint64_t param);
 
 /* Counters and reporting. gp_check counts one check and prints the message
  * (prefixed with the current case) when it fails; gp_pass counts a check
@@ -61,8 +33,11 @@ void gp_check(int ok, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Failed checks and engine mismatches so far. */
 uint64_t gp_failures(void);
-/* Prints "N passed, N failed" and returns the process exit status. */
+/* Prints "N passed, N failed" (own checks plus engine comparisons) and
+ * returns the process exit status: 1 on any failure or when nothing at all
+ * was checked. */
 int gp_report(void);
 
 #endif

@@ -25,14 +25,8 @@
 
 static unsigned bit_at(const uint8_t *p, uint64_t i) { return (p[i >> 3] >> (7 - (i & 7))) & 1u; }
 
-static uint64_t rng = 0x2545F4914F6CDD1Du;
-static uint8_t rnd8(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint8_t)rng;
-}
+static rsv_rng rng = {0x2545F4914F6CDD1Du};
+static uint8_t rnd8(void) { return (uint8_t)rsv_rng_next(&rng); }
 
 /* One view [off, off + len) of data (flush with a guard on one side). */
 static void check_view(const uint8_t *data, uint64_t off, uint64_t len, const char *side)

@@ -19,29 +19,29 @@ static void single_ops(rsv_view v)
     gp_pair x;
     for (uint64_t w = 0; w <= 65; w++) {
         gp_pair_init(&x, v);
-        gp_read(&x, w);
+        rsv_diff_read(&x, w);
     }
     gp_pair_init(&x, v);
-    gp_read_bit(&x);
+    rsv_diff_read_bit(&x);
     for (uint64_t k = 0; k <= 64; k++) {
         gp_pair_init(&x, v);
-        gp_read_eg(&x, k);
+        rsv_diff_read_eg(&x, k);
     }
     gp_pair_init(&x, v);
-    gp_read_eg0(&x);
+    rsv_diff_read_eg0(&x);
     for (size_t i = 0; i < COUNT(k_moduli); i++) {
         gp_pair_init(&x, v);
-        gp_read_golomb(&x, k_moduli[i]);
+        rsv_diff_read_golomb(&x, k_moduli[i]);
         gp_pair_init(&x, v);
-        gp_read_golomb_m(&x, k_moduli[i]);
+        rsv_diff_read_golomb_m(&x, k_moduli[i]);
     }
     static const uint64_t spans[] = {0, 1, 2, UINT64_C(1) << 63, UINT64_MAX};
     for (size_t i = 0; i < COUNT(spans); i++) {
         rsv_view sub;
         gp_pair_init(&x, v);
-        gp_take(&x, spans[i], &sub);
+        rsv_diff_take_sub(&x, spans[i], &sub);
         gp_pair_init(&x, v);
-        gp_skip(&x, spans[i]);
+        rsv_diff_skip(&x, spans[i]);
     }
 }
 
@@ -51,20 +51,20 @@ static void sequence(rsv_view v)
 {
     gp_pair x;
     gp_pair_init(&x, v);
-    for (uint64_t w = 0; w <= 65; w++) gp_read(&x, w);
-    gp_read_bit(&x);
-    for (uint64_t k = 0; k <= 64; k++) gp_read_eg(&x, k);
-    gp_read_eg0(&x);
+    for (uint64_t w = 0; w <= 65; w++) rsv_diff_read(&x, w);
+    rsv_diff_read_bit(&x);
+    for (uint64_t k = 0; k <= 64; k++) rsv_diff_read_eg(&x, k);
+    rsv_diff_read_eg0(&x);
     for (size_t i = 0; i < COUNT(k_moduli); i++) {
-        gp_read_golomb(&x, k_moduli[i]);
-        gp_read_golomb_m(&x, k_moduli[i]);
+        rsv_diff_read_golomb(&x, k_moduli[i]);
+        rsv_diff_read_golomb_m(&x, k_moduli[i]);
     }
     rsv_view sub;
-    gp_take(&x, 0, &sub);
-    gp_take(&x, 1, &sub);
-    gp_skip(&x, 0);
-    gp_skip(&x, UINT64_MAX);
-    gp_edge_ops(&x);
+    rsv_diff_take_sub(&x, 0, &sub);
+    rsv_diff_take_sub(&x, 1, &sub);
+    rsv_diff_skip(&x, 0);
+    rsv_diff_skip(&x, UINT64_MAX);
+    rsv_diff_edge_ops(&x);
 }
 
 static void batches(rsv_view v)
@@ -76,15 +76,15 @@ static void batches(rsv_view v)
     for (size_t c = 0; c < COUNT(counts); c++) {
         for (size_t i = 0; i < COUNT(widths); i++) {
             gp_pair_init(&x, v);
-            gp_read_n(&x, widths[i], counts[c]);
+            rsv_diff_read_n(&x, widths[i], counts[c]);
         }
         for (size_t i = 0; i < COUNT(orders); i++) {
             gp_pair_init(&x, v);
-            gp_read_eg_n(&x, orders[i], counts[c]);
+            rsv_diff_read_eg_n(&x, orders[i], counts[c]);
         }
         for (size_t i = 0; i < COUNT(k_moduli); i++) {
             gp_pair_init(&x, v);
-            gp_read_golomb_n(&x, k_moduli[i], counts[c]);
+            rsv_diff_read_golomb_n(&x, k_moduli[i], counts[c]);
         }
     }
 }

@@ -1,5 +1,8 @@
-/* Views flush against a leading PROT_NONE page (CODES.md §1.2 A1: no load is
- * rounded down before the first byte). */
+/* Views flush against a leading PROT_NONE page (CODES.md §1.2 A1): any load
+ * starting before the view's first byte faults. The first byte is
+ * page-aligned, so a load rounded down to an 8-byte address cannot reach the
+ * page: that one is caught only by the load-bounds oracle (RSV_LOAD_CHECK;
+ * see guardpage_align.c). */
 #include "gp_flush.h"
 #include "guardpage.h"
 

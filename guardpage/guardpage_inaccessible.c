@@ -9,8 +9,12 @@
  * Part 2: a view whose first 1,032 bits are in a PROT_NONE page and whose
  * rest is readable: the inaccessible prefix is crossed with skip/take (and
  * the bit landing j = 0-7 bits into the first readable byte), then the
- * readable rest is decoded — so a reader that re-loaded from the start of
- * p's 8-byte block, or from the byte before p, would fault. */
+ * readable rest is decoded — so a reader that loaded the byte before p's
+ * byte, or a block counted from the data pointer (which lies 129 bytes
+ * inside the page), would fault. A load from p's address rounded down to a
+ * multiple of 8 would NOT: the first readable byte is page-aligned, so the
+ * rounding stays on it. Only the load-bounds oracle (RSV_LOAD_CHECK, on in
+ * gp_pair) catches that; guardpage_align.c says what each placement can. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,17 +31,17 @@
  * succeed; and the batch decoders stop at once. */
 static void at_end(gp_pair *x)
 {
-    gp_edge_ops(x);
-    for (uint64_t k = 0; k <= 64; k++) gp_read_eg(x, k);
+    rsv_diff_edge_ops(x);
+    for (uint64_t k = 0; k <= 64; k++) rsv_diff_read_eg(x, k);
     static const uint64_t m[] = {0, 1, 3, 7, UINT64_C(1) << 63, UINT64_MAX};
-    for (size_t i = 0; i < COUNT(m); i++) gp_read_golomb(x, m[i]);
-    for (uint64_t w = 0; w <= 65; w++) gp_read(x, w);
-    gp_read_n(x, 13, 3);
-    gp_read_eg_n(x, 0, 3);
-    gp_read_golomb_n(x, 7, 3);
-    gp_read(x, 0);
-    gp_take(x, 0, NULL);
-    gp_skip(x, 0);
+    for (size_t i = 0; i < COUNT(m); i++) rsv_diff_read_golomb(x, m[i]);
+    for (uint64_t w = 0; w <= 65; w++) rsv_diff_read(x, w);
+    rsv_diff_read_n(x, 13, 3);
+    rsv_diff_read_eg_n(x, 0, 3);
+    rsv_diff_read_golomb_n(x, 7, 3);
+    rsv_diff_read(x, 0);
+    rsv_diff_take(x, 0);
+    rsv_diff_skip(x, 0);
 }
 
 static void payload_in_none(const rsv_guard_buf *none)
@@ -52,21 +56,21 @@ static void payload_in_none(const rsv_guard_buf *none)
             rsv_guard_set_case("PROT_NONE payload base+%zu off=%" PRIu64 ": skip 129, take 257, skip rest",
                                (size_t)(bases[b] - none->ptr), off);
             gp_pair_init(&x, v);
-            gp_skip(&x, 129);
-            gp_take(&x, 257, &sub);
+            rsv_diff_skip(&x, 129);
+            rsv_diff_take_sub(&x, 257, &sub);
             /* The sub-view is (data, off + 129, 257) by §1.3 (hand-computed). */
             gp_check(rsv_view_identical(sub, rsv_view_make(bases[b], off + 129, 257)),
                      "take(257) after skip(129) is not (data, off+129, 257)");
-            gp_take(&x, 0, &sub);
-            gp_skip(&x, PAYLOAD_BITS - 129 - 257);
+            rsv_diff_take_sub(&x, 0, &sub);
+            rsv_diff_skip(&x, PAYLOAD_BITS - 129 - 257);
             at_end(&x);
 
             rsv_guard_set_case("PROT_NONE payload base+%zu off=%" PRIu64 ": failing spans, then the whole",
                                (size_t)(bases[b] - none->ptr), off);
             gp_pair_init(&x, v);
-            gp_skip(&x, PAYLOAD_BITS + 1);
-            gp_take(&x, UINT64_MAX, &sub);
-            gp_take(&x, PAYLOAD_BITS, &sub);
+            rsv_diff_skip(&x, PAYLOAD_BITS + 1);
+            rsv_diff_take_sub(&x, UINT64_MAX, &sub);
+            rsv_diff_take_sub(&x, PAYLOAD_BITS, &sub);
             at_end(&x);
 
             rsv_guard_set_case("PROT_NONE payload base+%zu off=%" PRIu64 ": bit-by-bit take/skip",
@@ -74,9 +78,9 @@ static void payload_in_none(const rsv_guard_buf *none)
             gp_pair_init(&x, v);
             for (unsigned i = 0; i < PAYLOAD_BITS; i++) {
                 if (i & 1)
-                    gp_take(&x, 1, &sub);
+                    rsv_diff_take_sub(&x, 1, &sub);
                 else
-                    gp_skip(&x, 1);
+                    rsv_diff_skip(&x, 1);
             }
             at_end(&x);
 
@@ -85,9 +89,9 @@ static void payload_in_none(const rsv_guard_buf *none)
             gp_pair_init(&x, v);
             for (uint64_t n = 0; x.p < v.len; n = (n + 1) % 65)
                 if (n % 3 == 0)
-                    gp_take(&x, n < v.len - x.p ? n : v.len - x.p, &sub);
+                    rsv_diff_take_sub(&x, n < v.len - x.p ? n : v.len - x.p, &sub);
                 else
-                    gp_skip(&x, n < v.len - x.p ? n : v.len - x.p);
+                    rsv_diff_skip(&x, n < v.len - x.p ? n : v.len - x.p);
             at_end(&x);
         }
     }
@@ -97,16 +101,16 @@ static void payload_in_none(const rsv_guard_buf *none)
 static void decode_rest(gp_pair *x, int kind)
 {
     switch (kind) {
-    case 0: while (gp_read(x, 13) == RSV_OK) {} gp_read(x, x->v.len - x->p); break;
-    case 1: while (gp_read(x, 64) == RSV_OK) {} gp_read(x, x->v.len - x->p); break;
-    case 2: while (gp_read_bit(x) == RSV_OK) {} break;
-    case 3: gp_drain_code(x, 0, 0); break;
-    case 4: gp_drain_code(x, 0, 3); break;
-    case 5: gp_drain_code(x, 1, 7); break;
-    case 6: gp_drain_code(x, 1, UINT64_MAX); break;
-    default: while (gp_read_eg_n(x, 1, 1000) != RSV_OK && x->p < x->v.len) {} break;
+    case 0: while (rsv_diff_read(x, 13) == RSV_OK) {} rsv_diff_read(x, x->v.len - x->p); break;
+    case 1: while (rsv_diff_read(x, 64) == RSV_OK) {} rsv_diff_read(x, x->v.len - x->p); break;
+    case 2: while (rsv_diff_read_bit(x) == RSV_OK) {} break;
+    case 3: rsv_diff_drain_code(x, 0, 0); break;
+    case 4: rsv_diff_drain_code(x, 0, 3); break;
+    case 5: rsv_diff_drain_code(x, 1, 7); break;
+    case 6: rsv_diff_drain_code(x, 1, UINT64_MAX); break;
+    default: while (rsv_diff_read_eg_n(x, 1, 1000) != RSV_OK && x->p < x->v.len) {} break;
     }
-    gp_edge_ops(x);
+    rsv_diff_edge_ops(x);
 }
 
 static void prefix_then_readable(void)
@@ -143,11 +147,11 @@ static void prefix_then_readable(void)
                                 gp_pair_init(&x, v);
                                 if (with_take) {
                                     rsv_view sub;
-                                    gp_skip(&x, 129);
-                                    gp_take(&x, 257, &sub);
-                                    gp_skip(&x, hidden - 386 + j);
+                                    rsv_diff_skip(&x, 129);
+                                    rsv_diff_take_sub(&x, 257, &sub);
+                                    rsv_diff_skip(&x, hidden - 386 + j);
                                 } else {
-                                    gp_skip(&x, hidden + j);
+                                    rsv_diff_skip(&x, hidden + j);
                                 }
                                 decode_rest(&x, kind);
                             }

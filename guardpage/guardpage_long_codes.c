@@ -63,12 +63,12 @@ static void one_view(uint8_t *map_end, rsv_rng *g, unsigned k, unsigned z, unsig
     gp_pair x;
     gp_pair_init(&x, v);
     if (batch) {
-        gp_read_eg_n(&x, k, nshort + 1);
+        rsv_diff_read_eg_n(&x, k, nshort + 1);
     } else {
-        for (unsigned i = 0; i <= nshort; i++) gp_read_eg(&x, k);
+        for (unsigned i = 0; i <= nshort; i++) rsv_diff_read_eg(&x, k);
     }
-    gp_read_eg(&x, k); /* into the slack: any outcome, compared */
-    gp_edge_ops(&x);
+    rsv_diff_read_eg(&x, k); /* into the slack: any outcome, compared */
+    rsv_diff_edge_ops(&x);
     rsv_writer_free(&w);
 }
 

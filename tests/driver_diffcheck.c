@@ -7,7 +7,8 @@
  * (see diff.h); --quick shrinks the heavy suites for valgrind (max-len 10,
  * 200 trials, fewer placements) unless --max-len / --trials say otherwise.
  * Prints one line per suite and finally "N passed, N failed" (suites); exits
- * 1 on any mismatch, 2 on a usage error. */
+ * 1 on any mismatch or when a suite ran zero cases or zero operations, 2 on a
+ * usage error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +87,11 @@ int main(int argc, char **argv)
         clock_t c0 = clock();
         rsv_diff_suites[i].run(&d, &o);
         double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
-        /* a suite that compared nothing is broken, not passing */
-        int ok = d.mismatches == 0 && d.ops > 0;
+        /* a suite that ran no case or compared nothing is broken, not passing */
+        int ok = d.mismatches == 0 && d.cases > 0 && d.ops > 0;
+        if (d.cases == 0 || d.ops == 0)
+            printf("suite %s ran %llu cases and %llu operations: a suite that compares nothing fails\n",
+                   rsv_diff_suites[i].name, (unsigned long long)d.cases, (unsigned long long)d.ops);
         printf("suite %-10s: %10llu cases %11llu ops %6llu mismatches %7.1f s  %s\n",
                rsv_diff_suites[i].name, (unsigned long long)d.cases, (unsigned long long)d.ops,
                (unsigned long long)d.mismatches, secs, ok ? "PASS" : "FAIL");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "reservoir/reservoir.h"
+#include "splitmix64.h"
 
 #include "../codec/src/bits_fast.h"
 
@@ -20,14 +21,8 @@ static void set_bit(uint8_t *p, uint64_t i, unsigned b)
     else p[i >> 3] &= (uint8_t)~(0x80u >> (i & 7));
 }
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static rsv_rng rng_state = {0x9E3779B97F4A7C15u};
+static uint64_t rnd(void) { return rsv_rng_next(&rng_state); }
 
 /* An exactly-sized heap copy of n random bytes (ASan's redzones follow it). */
 static uint8_t *random_bytes(size_t n)
@@ -89,7 +84,7 @@ Test(bits_fast, put_view_every_offset)
                         size_t need = (pre + len + 7) / 8;
                         if (kind == 0) rsv_writer_init(&w);
                         else rsv_writer_init_fixed(&w, store, kind == 1 ? need : need + 9);
-                        rng_state ^= len;
+                        rng_state.s ^= len;
                         prefill(&w, pre, ref);
                         for (unsigned i = 0; i < len; i++) set_bit(ref, pre + i, get_bit(base, off + i));
                         cr_assert_eq(rsv_put_view(&w, v), RSV_OK);

@@ -108,3 +108,49 @@ Test(diff_engine, messages_are_capped_but_all_mismatches_counted)
     cr_assert_eq(d.mismatches, 10);
     cr_assert_eq(d.nmsgs, RSV_DIFF_MAX_MSGS);
 }
+
+/* The harness hooks see every operation and every mismatch (the guard-page
+ * tests print from the mismatch hook, the fuzz target aborts there). */
+typedef struct hook_log {
+    int before, after, mismatches;
+    char first[RSV_DIFF_MSG_LEN];
+} hook_log;
+
+static void h_before(void *ctx, const rsv_diff_run *t)
+{
+    (void)t;
+    ((hook_log *)ctx)->before++;
+}
+static void h_after(void *ctx, const rsv_diff_run *t)
+{
+    (void)t;
+    ((hook_log *)ctx)->after++;
+}
+static void h_mismatch(void *ctx, const char *msg)
+{
+    hook_log *l = ctx;
+    if (l->mismatches++ == 0) snprintf(l->first, sizeof l->first, "%s", msg);
+}
+
+Test(diff_engine, hooks_see_operations_and_mismatches)
+{
+    static hook_log log;
+    const rsv_diff_hooks hooks = {&log, h_before, h_after, h_mismatch};
+    rsv_diff_run t;
+    rsv_diff_init(&d);
+    d.hooks = &hooks;
+    rsv_diff_begin(&t, &d, rsv_view_make(bytes, 3, 9), "engine", "hooks", 0, 0, 0, 0);
+    /* a script: read(3) = 001 = 1, EG0 of `01 0000` = `010` = 1, then a
+     * read past the end (fails), then read(3) of the 3 bits left */
+    const rsv_diff_step script[] = {
+        {RSV_DOP_READ, 3, 0}, {RSV_DOP_READ_EG0, 0, 0}, {RSV_DOP_READ, 13, 0}, {RSV_DOP_READ, 3, 0}};
+    rsv_diff_script(&t, script, 4);
+    cr_assert_eq(d.mismatches, 0, "%s", rsv_diff_first(&d));
+    cr_assert_eq(d.ops, 4);
+    cr_assert_eq(log.before, 4);
+    cr_assert_eq(log.after, 4);
+    cr_assert_eq(t.p, 9, "read 3 + EG0 3 + failed read + read 3 = 9 bits");
+    rsv_diff_check_outcome(&t, RSV_DOP_READ, 1, 9, RSV_OK, 0, 9, res(RSV_ERR_TRUNCATED_FIELD, 0, 9));
+    cr_assert_eq(log.mismatches, 1);
+    cr_assert(strstr(log.first, "SUCCESS/FAILURE MISMATCH") != NULL, "%s", log.first);
+}

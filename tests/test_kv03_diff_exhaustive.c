@@ -50,7 +50,7 @@ Test(kv03_diff_exhaustive, every_set_roundtrips)
         {RSV_BACKSPACE_EG, 0, 1, 3}, {RSV_BACKSPACE_EG, 0, 2, 3}, {RSV_BACKSPACE_EG, 0, 3, 3},
         {RSV_BACKSPACE_GOLOMB, 3, 1, 3}, {RSV_BACKSPACE_GOLOMB, 3, 2, 3}, {RSV_BACKSPACE_GOLOMB, 3, 3, 3},
     };
-    rsv_record r[RSV_KV03D_UNIVERSE];
+    rsv_record r[RSV_KV03D_UNIVERSE] = {0};
     for (unsigned s = 0; s < NSETS; s++) {
         size_t n = rsv_kv03d_universe_set(s, k_all, RSV_KV03D_UNIVERSE, r);
         for (size_t pi = 0; pi < sizeof pols / sizeof pols[0]; pi++) {
@@ -87,7 +87,7 @@ static universe encode_all(const unsigned *keys, unsigned nkeys, const rsv_kv03_
     u.nsets = 1u << (2 * nkeys);
     u.files = calloc(u.nsets, sizeof *u.files);
     u.sizes = calloc(u.nsets, sizeof *u.sizes);
-    rsv_record r[RSV_KV03D_UNIVERSE];
+    rsv_record r[RSV_KV03D_UNIVERSE] = {0};
     for (unsigned s = 0; s < u.nsets; s++) {
         size_t n = rsv_kv03d_universe_set(s, keys, nkeys, r);
         u.files[s] = oracle_encode(r, n, p, &u.sizes[s]);

@@ -241,7 +241,9 @@ Test(kv03_diff_merge, mismatches_and_argument_errors)
         merge_err(f3, z3, 3, RSV_ERR_MERGE_MISMATCH, "policy mismatch of an empty input");
         free(b);
     }
-    /* selector codes: `0` vs `1`, `0` vs `00`, 0 bits vs `0` */
+    /* selector codes (format revision v2: the union must be prefix-free):
+     * `0` vs `1` merge into a two-code file (the helper compares it with the
+     * v2 oracle's); `0` vs `00`, 0 bits vs `0`, `0` vs `0^63 1` do not */
     static const struct {
         const char *code;
         uint64_t bits;
@@ -250,7 +252,17 @@ Test(kv03_diff_merge, mismatches_and_argument_errors)
         uint8_t *b = oracle_encode(s.r, s.n, &p, (const uint8_t *)codes[i].code, codes[i].bits, &nb);
         const uint8_t *f[3] = {empty, a, b};
         size_t z[3] = {ne, na, nb};
-        merge_err(f, z, 3, RSV_ERR_MERGE_MISMATCH, "selector mismatch");
+        if (i == 0) {
+            for (int drop = 0; drop < 2; drop++) {
+                rsv_kv03d_report rep;
+                rsv_kv03d_report_init(&rep);
+                rsv_status st;
+                cr_assert(rsv_kv03d_merge(f, z, 3, drop, NULL, 0, &st, &rep), "`0` and `1`: %s", rep.msg);
+                cr_assert_eq(st, RSV_OK);
+            }
+        } else {
+            merge_err(f, z, 3, RSV_ERR_MERGE_MISMATCH, "selector mismatch");
+        }
         free(b);
         /* an empty input carries no C0: no mismatch */
         b = oracle_encode(s.r, 0, &p, (const uint8_t *)codes[i].code, codes[i].bits, &nb);

@@ -95,7 +95,7 @@ Test(kv03_diff_roundtrip, edge_keys_and_values)
     };
     static const size_t vlen[] = {0, 1, 2, 3, 6, 7, 14, 15, 127, 128, 255, 256, 600};
     size_t n = COUNT(keys);
-    rsv_record r[COUNT(keys)];
+    rsv_record r[COUNT(keys)] = {0};
     for (size_t rot = 0; rot < 16; rot++) {
         for (size_t i = 0; i < n; i++) {
             r[i].key = keys[i].k ? (const uint8_t *)keys[i].k : longkey;
@@ -120,7 +120,7 @@ Test(kv03_diff_roundtrip, edge_keys_and_values)
  * (common width present) under every W. */
 Test(kv03_diff_roundtrip, tiny_and_uniform_width)
 {
-    rsv_record r[40];
+    rsv_record r[40] = {0};
     uint8_t keys[40][2];
     for (size_t wi = 0; wi < COUNT(k_W); wi++)
         for (size_t bi = 0; bi < COUNT(k_B); bi++) {

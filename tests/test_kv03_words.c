@@ -136,7 +136,7 @@ Test(kv03_words, literal_and_value_shapes_round_trip)
             for (size_t pi = 0; pi < 3; pi++)
                 for (int extend = 0; extend < 2; extend++) {
                     if (extend && u) continue; /* an extension's lcp is byte-aligned */
-                    shape s;
+                    shape s = {0};
                     make_shape(&g, &s, Ps[pi], u, Lb, extend, (int)((Lb + u + pi) % 2));
                     const rsv_kv03_policy *p = &k_pol[(Lb + u + pi + (size_t)extend) % 4];
                     rsv_kv03d_report rep;
@@ -160,7 +160,7 @@ Test(kv03_words, data_stream_flips_agree_with_oracle)
 {
     rsv_rng g = {0xF11B5};
     for (int round = 0; round < 24; round++) {
-        shape s;
+        shape s = {0};
         size_t Lb = 1 + (size_t)rsv_rng_below(&g, 24);
         make_shape(&g, &s, (size_t)rsv_rng_below(&g, 10), (unsigned)rsv_rng_below(&g, 8), Lb, round % 5 == 4,
                    round % 2);
@@ -191,7 +191,7 @@ Test(kv03_words, record_stream_flips_and_truncations_agree_with_oracle)
 {
     rsv_rng g = {0x57AE4};
     for (int round = 0; round < 40; round++) {
-        shape s;
+        shape s = {0};
         size_t Lb = 1 + (size_t)rsv_rng_below(&g, round < 20 ? 12 : 80);
         make_shape(&g, &s, (size_t)rsv_rng_below(&g, 10), (unsigned)rsv_rng_below(&g, 8), Lb, round % 5 == 4,
                    round % 2);
@@ -363,7 +363,7 @@ Test(kv03_words, streams_flush_against_guard_pages)
     rsv_rng g = {0x6A4D};
     for (size_t Lb = 1; Lb <= 80; Lb++)
         for (int variant = 0; variant < 6; variant++) {
-            shape s;
+            shape s = {0};
             make_shape(&g, &s, (size_t)rsv_rng_below(&g, 10), (unsigned)variant % 8, Lb, variant == 5, 0);
             if (variant % 2) s.r[1].value = rsv_value_tombstone(); /* the literal is (almost) the last thing */
             rsv_kv03_policy p = {RSV_BACKSPACE_EG, 0, 1000, 15};
@@ -423,7 +423,7 @@ Test(kv03_words, frames_literal_words_option)
     rsv_rng g = {0x11EE};
     for (size_t Lb = 1; Lb <= 12; Lb++)
         for (unsigned u = 0; u < 8; u++) {
-            shape s;
+            shape s = {0};
             make_shape(&g, &s, (size_t)rsv_rng_below(&g, 4), u, Lb, 0, 1);
             rsv_kv03_policy p = k_pol[(Lb + u) % 4];
             uint8_t *bytes;

@@ -76,7 +76,7 @@ static ALWAYS_INLINE int fast_enter(const rsv_reader *r, fast_state *f)
     uint64_t b = bit >> 3;
     if (end < 16 || b > end - 16) return 0;
     unsigned s = (unsigned)(bit & 7);
-    f->cache = rsv__load_be64(r->data + b) << s; /* s <= 7 */
+    f->cache = rsv__load_be64_in(r->data + b, RSV__READER_LO(r), RSV__READER_HI(r)) << s; /* s <= 7 */
     f->n = 56u - s;
     f->ptr = b + 7;
     f->lim = end - 8;
@@ -100,10 +100,14 @@ static ALWAYS_INLINE uint64_t safe_refills(uint64_t ptr, uint64_t lim, uint64_t 
     return t < most ? t : most;
 }
 
-/* The OR refill (the loops pass their register copies of the state). */
-static ALWAYS_INLINE void or_refill(const uint8_t *data, uint64_t *cache, uint64_t *ptr, unsigned *n)
+/* The OR refill (the loops pass their register copies of the state; r only
+ * gives the load-check bound: from the byte holding p = 8 ptr - off - n (A4)
+ * to the view's end). */
+static ALWAYS_INLINE void or_refill(const uint8_t *data, uint64_t *cache, uint64_t *ptr, unsigned *n,
+                                    const rsv_reader *r)
 {
-    *cache |= rsv__load_be64(data + *ptr) >> *n; /* n <= 63 */
+    (void)r;
+    *cache |= rsv__load_be64_in(data + *ptr, RSV__VIEW_LO(data, 0, 8 * *ptr - *n), RSV__READER_HI(r)) >> *n; /* n <= 63 */
     *ptr += (63u - *n) >> 3;
     *n |= 56u; /* n + 8 * (whole bytes added) */
 }
@@ -125,7 +129,7 @@ static ALWAYS_INLINE size_t fixed_run(rsv_reader *r, unsigned w, uint64_t *out, 
         uint64_t trips = safe_refills(f.ptr, f.lim, count - i);
         if (trips == 0) break;
         for (; trips; trips--) {
-            or_refill(r->data, &f.cache, &f.ptr, &f.n);
+            or_refill(r->data, &f.cache, &f.ptr, &f.n, r);
             out[i++] = f.cache >> (64u - w); /* 1 <= w <= 56 <= n */
             f.cache <<= w;
             f.n -= w;
@@ -203,7 +207,7 @@ static ALWAYS_INLINE int eg_run(rsv_reader *r, unsigned k, uint64_t *out, size_t
         uint64_t trips = safe_refills(ptr, f.lim, (uint64_t)(end - o) / 3);
         if (trips == 0) break;
         for (; trips; trips--) {
-            or_refill(data, &cache, &ptr, &n);
+            or_refill(data, &cache, &ptr, &n, r);
             unsigned z1, z2, z3;
             uint64_t v1, v2, v3, d1, d2, d3;
             EG_STEP(cache, k, bias, z1, v1, d1);
@@ -329,7 +333,7 @@ static ALWAYS_INLINE int golomb_run(rsv_reader *r, const golomb_fast *gp, uint64
         uint64_t trips = safe_refills(ptr, f.lim, (uint64_t)(end - o));
         if (trips == 0) break;
         for (; trips; trips--) {
-            or_refill(data, &cache, &ptr, &n);
+            or_refill(data, &cache, &ptr, &n, r);
             unsigned q, u;
             uint64_t v, d;
             GOLOMB_STEP(cache, g, q, v, u, d);

@@ -30,6 +30,8 @@
 #include "reservoir/reader.h"
 #include "reservoir/writer.h"
 
+#include "mem.h"
+
 /* Out of line on purpose (keeps the callers small enough to inline). */
 #if defined(__GNUC__) || defined(__clang__)
 #define RSV__OUT_OF_LINE __attribute__((noinline, unused)) static
@@ -48,38 +50,8 @@ static inline int rsv__writer_has_slack(const rsv_writer *w, uint64_t extra)
     return w->cap >= 8 && ((w->nbits + extra) >> 3) <= (uint64_t)(w->cap - 8);
 }
 
-static inline void rsv__store_be64(uint8_t *p, uint64_t x)
-{
-#if (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    x = __builtin_bswap64(x);
-    memcpy(p, &x, 8);
-#elif (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    memcpy(p, &x, 8);
-#else
-    for (int i = 7; i >= 0; i--) {
-        p[i] = (uint8_t)x;
-        x >>= 8;
-    }
-#endif
-}
-
 /* Mask keeping the top t bits, 1 <= t <= 64 (t = 0 would shift by 64). */
 static inline uint64_t rsv__top_mask(unsigned t) { return ~(UINT64_MAX >> (t - 1) >> 1); }
-
-static inline uint32_t rsv__be32(const uint8_t *p)
-{
-    uint32_t x;
-    memcpy(&x, p, 4);
-#if (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return __builtin_bswap32(x);
-#elif (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return x;
-#else
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-#endif
-}
-
-static inline uint32_t rsv__be16(const uint8_t *p) { return ((uint32_t)p[0] << 8) | p[1]; }
 
 /* Bits [bit, bit + 57) of data (at least 57 of them, fewer only at the
  * source end), left-aligned; beg <= bit < end, [beg, end) being the source
@@ -94,23 +66,30 @@ static inline uint64_t rsv__load_bits(const uint8_t *data, uint64_t bit, uint64_
     uint64_t byte = bit >> 3;
     uint64_t end_byte = (end >> 3) + ((end & 7) != 0);
     uint64_t nb = end_byte - byte, x;
+    /* load-check bound: the source view's bytes (not a reader: no A4 here) */
+#define RSV__SRC_LO (data + (beg >> 3))
+#define RSV__SRC_HI (data + end_byte)
     if (RSV_LIKELY(nb >= 8)) {
-        x = rsv__load_be64(data + byte);
+        x = rsv__load_be64_in(data + byte, RSV__SRC_LO, RSV__SRC_HI);
     } else if (end_byte - (beg >> 3) >= 8) { /* back up inside the view */
-        x = rsv__load_be64(data + end_byte - 8) << (8 * (8 - nb)); /* nb >= 1: shift <= 56 */
+        x = rsv__load_be64_in(data + end_byte - 8, RSV__SRC_LO, RSV__SRC_HI) << (8 * (8 - nb)); /* nb >= 1: shift <= 56 */
     } else {
         /* nb in 1..7 bytes: first and last k bytes (k = 4, 2 or 1), ORed
          * into place; overlapping bytes are the same bytes */
         const uint8_t *p = data + byte;
         unsigned sh = (unsigned)(64 - 8 * nb); /* where the last byte's low bit goes */
         if (nb >= 4) {
-            x = ((uint64_t)rsv__be32(p) << 32) | ((uint64_t)rsv__be32(p + nb - 4) << sh);
+            x = ((uint64_t)rsv__load_be32_in(p, RSV__SRC_LO, RSV__SRC_HI) << 32) |
+                ((uint64_t)rsv__load_be32_in(p + nb - 4, RSV__SRC_LO, RSV__SRC_HI) << sh);
         } else if (nb >= 2) {
-            x = ((uint64_t)rsv__be16(p) << 48) | ((uint64_t)rsv__be16(p + nb - 2) << sh);
+            x = ((uint64_t)rsv__load_be16_in(p, RSV__SRC_LO, RSV__SRC_HI) << 48) |
+                ((uint64_t)rsv__load_be16_in(p + nb - 2, RSV__SRC_LO, RSV__SRC_HI) << sh);
         } else {
-            x = (uint64_t)p[0] << 56;
+            x = (uint64_t)rsv__load_u8_in(p, RSV__SRC_LO, RSV__SRC_HI) << 56;
         }
     }
+#undef RSV__SRC_LO
+#undef RSV__SRC_HI
     return x << (bit & 7);
 }
 
@@ -238,9 +217,9 @@ RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, ui
     if (avail < 16) return head;
     if (steps > avail / 8 - 1) steps = avail / 8 - 1;
     uint8_t *d = a->p;
-    uint64_t w0 = rsv__load_be64(sp);
+    uint64_t w0 = rsv__load_be64_in(sp, src + (sbeg >> 3), src + end_byte);
     for (uint64_t i = 0; i < steps; i++) {
-        uint64_t w1 = rsv__load_be64(sp + 8 * (i + 1));
+        uint64_t w1 = rsv__load_be64_in(sp + 8 * (i + 1), src + (sbeg >> 3), src + end_byte);
         rsv__store_be64(d + 8 * i, (w0 << sh) | ((w1 >> 1) >> (63 - sh))); /* sh = 0: second part 0 */
         w0 = w1;
     }

@@ -4,6 +4,8 @@
 
 #include "reservoir/ef.h"
 
+#include "mem.h"
+
 static unsigned bitlen64(uint64_t x)
 {
     return x ? 64u - (unsigned)__builtin_clzll(x) : 0;
@@ -57,13 +59,8 @@ rsv_status rsv_ef_plan(const uint64_t *vals, uint64_t n, rsv_ef_layout *lay)
     return RSV_OK;
 }
 
-static void put_le64(uint8_t *p, uint64_t x)
-{
-    for (int i = 0; i < 8; i++) {
-        p[i] = (uint8_t)x;
-        x >>= 8;
-    }
-}
+/* EF words are little-endian u64 (KV03.md §4): mem.h's store. */
+#define put_le64(p, x) rsv__store_le_n((p), (x), 8)
 
 /* OR the low `w` bits of v into the LSB-first bit array at bit `pos`. */
 static void or_bits(uint8_t *a, uint64_t pos, uint64_t v, unsigned w)

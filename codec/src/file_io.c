@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "reservoir/file_io.h"
+
 #include "kv03_layout.h"
 
 /* A short write is retried, so a file-size limit or a full disk surfaces as
@@ -60,7 +62,10 @@ int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at)
             if (errno == EINTR) continue;
             return -1;
         }
-        if (k == 0) return -1; /* the file is shorter than we wrote: fail */
+        if (k == 0) { /* the file is shorter than expected (it shrank): fail */
+            errno = EIO;
+            return -1;
+        }
         p += k;
         n -= (size_t)k;
         at += (uint64_t)k;
@@ -89,20 +94,64 @@ static mode_t default_file_mode(void)
     return (mode_t)(0666 & ~um);
 }
 
+/* What may be replaced: nothing yet (*mode = the umask-governed default) or
+ * a regular file (*mode = its permission bits, so a private 0600 file stays
+ * private). A directory (EISDIR), a symbolic link, device node, FIFO or
+ * socket (EEXIST) is refused: renaming over it would silently turn it into a
+ * regular file. lstat, not stat: a link is refused, never followed. */
+static int target_mode(const char *path, mode_t *mode)
+{
+    struct stat sb;
+    if (lstat(path, &sb) == 0) {
+        if (S_ISREG(sb.st_mode)) {
+            *mode = sb.st_mode & 0777;
+            return 0;
+        }
+        errno = S_ISDIR(sb.st_mode) ? EISDIR : EEXIST;
+        return -1;
+    }
+    if (errno != ENOENT) return -1; /* EACCES, ENOTDIR, ELOOP, ...: as lstat said */
+    *mode = default_file_mode();
+    return 0;
+}
+
+#define TMP_SUFFIX ".tmp.XXXXXX"
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
+
+/* `path` + TMP_SUFFIX, the last component's stem cut so that the temporary's
+ * name stays within NAME_MAX bytes (an OUT name of 245..255 bytes is valid,
+ * its temporary must be too). */
+static char *tmp_name(const char *path)
+{
+    size_t plen = strlen(path);
+    const char *slash = strrchr(path, '/');
+    size_t base = slash ? plen - (size_t)(slash + 1 - path) : plen;
+    size_t keep = plen;
+    if (base + sizeof TMP_SUFFIX - 1 > NAME_MAX) keep -= base + sizeof TMP_SUFFIX - 1 - NAME_MAX;
+    char *tmp = malloc(keep + sizeof TMP_SUFFIX);
+    if (!tmp) return NULL;
+    memcpy(tmp, path, keep);
+    memcpy(tmp + keep, TMP_SUFFIX, sizeof TMP_SUFFIX);
+    return tmp;
+}
+
 int rsv__tmp_create(const char *path, char **tmp_out)
 {
     *tmp_out = NULL;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
+    mode_t mode;
+    if (target_mode(path, &mode) != 0) return -1;
+    char *tmp = tmp_name(path);
     if (!tmp) return -1;
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
     int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
+        int saved = errno;
         free(tmp);
+        errno = saved;
         return -1;
     }
-    if (fchmod(fd, default_file_mode()) != 0) {
+    if (fchmod(fd, mode) != 0) {
         int saved = errno;
         close(fd);
         unlink(tmp);
@@ -149,34 +198,95 @@ int rsv__write_file_atomic(const char *path, const void *bytes, size_t n)
     if (close(fd) != 0) rc = -1;
     if (rc == 0) rc = rename(tmp, path);
     if (rc != 0) {
+        int saved = errno;
         unlink(tmp); /* never leave the temporary behind */
         free(tmp);
+        errno = saved;
         return -1;
     }
     free(tmp);
     return rsv__sync_dir(path);
 }
 
+rsv_status rsv_file_write_atomic(const char *path, const void *bytes, size_t n)
+{
+    if (!path || (!bytes && n)) return RSV_ERR_INVALID_ARGUMENT;
+    return rsv__write_file_atomic(path, bytes, n) == 0 ? RSV_OK : RSV_ERR_IO;
+}
+
+/* Open `path` for reading, regular files only. O_NONBLOCK: opening a FIFO
+ * with no writer would otherwise block forever; it is refused after fstat
+ * like every other non-regular file (EISDIR for a directory, else EINVAL).
+ * The flag does not matter for regular files. */
+int rsv__open_regular(const char *path, uint64_t *size)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat sb;
+    int err = 0;
+    if (fstat(fd, &sb) != 0) err = errno;
+    else if (S_ISDIR(sb.st_mode)) err = EISDIR;
+    else if (!S_ISREG(sb.st_mode)) err = EINVAL;
+    else if (sb.st_size < 0 || (uint64_t)sb.st_size > SIZE_MAX) err = EFBIG;
+    if (err) {
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    *size = (uint64_t)sb.st_size;
+    return fd;
+}
+
 int rsv__map_file(const char *path, void **map, size_t *len)
 {
     *map = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    uint64_t size;
+    int fd = rsv__open_regular(path, &size);
     if (fd < 0) return -1;
     struct stat sb;
-    if (fstat(fd, &sb) != 0 || sb.st_size < 0 || (uint64_t)sb.st_size > SIZE_MAX) {
-        close(fd);
-        return -1;
-    }
+    sb.st_size = (off_t)size;
     if (sb.st_size == 0) { /* mmap cannot map 0 bytes: an empty file is an empty view */
         close(fd);
         return 0;
     }
     void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int saved = errno;
     close(fd);
+    errno = saved;
     if (p == MAP_FAILED) return -1;
     *map = p;
     *len = (size_t)sb.st_size;
+    return 0;
+}
+
+/* The file's bytes in private anonymous memory (so rsv__unmap_file releases
+ * them like a mapping), read with pread: a file that shrinks meanwhile is an
+ * error (EIO), never a SIGBUS. The copy is made read-only afterwards. */
+int rsv__copy_file(const char *path, void **map, size_t *len)
+{
+    *map = NULL;
+    *len = 0;
+    uint64_t size;
+    int fd = rsv__open_regular(path, &size);
+    if (fd < 0) return -1;
+    if (size == 0) {
+        close(fd);
+        return 0;
+    }
+    void *p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int rc = p == MAP_FAILED ? -1 : 0;
+    if (rc == 0) rc = rsv__pread_all(fd, p, (size_t)size, 0);
+    if (rc == 0) rc = mprotect(p, (size_t)size, PROT_READ);
+    int saved = errno;
+    close(fd);
+    if (rc != 0) {
+        if (p != MAP_FAILED) munmap(p, (size_t)size);
+        errno = saved;
+        return -1;
+    }
+    *map = p;
+    *len = (size_t)size;
     return 0;
 }
 

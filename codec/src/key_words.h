@@ -29,6 +29,8 @@
 
 #include "reservoir/reader.h"
 
+#include "mem.h"
+
 #define RSV_KW_SLACK 8u
 
 /* Before take(S): if the S literal bits can be cached (S <= 57 or already
@@ -49,28 +51,21 @@ static inline uint64_t rsv__kw_end_byte(rsv_view stream)
     return stream.len ? (stream.off + stream.len - 1) / 8 + 1 : 0;
 }
 
-static inline void rsv__kw_store_be64(uint8_t *p, uint64_t x)
-{
-#if (defined(__GNUC__) || defined(__clang__)) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    x = __builtin_bswap64(x);
-    memcpy(p, &x, 8);
-#else
-    for (int i = 7; i >= 0; i--, x >>= 8) p[i] = (uint8_t)x;
-#endif
-}
-
 /* 64 bits of data from absolute bit x, MSB first; at least the top 56 are
  * valid whenever they lie before bit 8*lend. lend (<= pend) is the exclusive
  * end byte of the literal or value being read: the tail path loads only
- * bytes q .. lend-1 and leaves the rest zero. Needs x / 8 < lend. */
-static inline uint64_t rsv__kw_window(const uint8_t *data, uint64_t x, uint64_t lend, uint64_t pend)
+ * bytes q .. lend-1 and leaves the rest zero. Needs x / 8 < lend. lbeg is the
+ * literal's or value's first byte: with pend, the load-check bound (the
+ * stream, from the bytes being read on: KV03 A1 for word loads). */
+static inline uint64_t rsv__kw_window(const uint8_t *data, uint64_t x, uint64_t lbeg, uint64_t lend, uint64_t pend)
 {
     uint64_t q = x >> 3, w = 0;
+    (void)lbeg;
     if (RSV_LIKELY(q + 8 <= pend)) {
-        w = rsv__load_be64(data + q);
+        w = rsv__load_be64_in(data + q, data + lbeg, data + pend);
     } else {
         uint64_t nb = lend - q < 8 ? lend - q : 8;
-        for (unsigned k = 0; k < nb; k++) w |= (uint64_t)data[q + k] << (56 - 8 * k);
+        w = rsv__load_be_n_in(data + q, (unsigned)nb, data + lbeg, data + lend);
     }
     return w << (x & 7); /* < 8 */
 }
@@ -91,8 +86,8 @@ static inline int rsv__kw_key_greater(const uint8_t *key, uint64_t old_len, uint
     uint64_t lend = (sb + S + 7) >> 3;
     for (uint64_t j = 0; j < L; j += 56) {
         unsigned b = (unsigned)(L - j < 56 ? L - j : 56); /* 1..56: shifts 8..63 */
-        uint64_t x = rsv__kw_window(data, sb + j, lend, pend) >> (64 - b);
-        uint64_t y = (rsv__load_be64(k + j / 8) << u) >> (64 - b); /* key bytes < old_len + 7 */
+        uint64_t x = rsv__kw_window(data, sb + j, sb >> 3, lend, pend) >> (64 - b);
+        uint64_t y = (rsv__load_be64_owned(k + j / 8) << u) >> (64 - b); /* key bytes < old_len + 7 */
         if (x != y) return x > y;
     }
     return S > T;
@@ -109,9 +104,9 @@ static inline void rsv__kw_key_store(uint8_t *key, uint64_t local, uint64_t S, c
     unsigned u = (unsigned)(local & 7);
     uint64_t lend = (sb + S + 7) >> 3;
     uint64_t keep = ~(UINT64_MAX >> u); /* the inherited top u bits; 0 for u = 0 */
-    rsv__kw_store_be64(key + d0, (rsv__load_be64(key + d0) & keep) | (rsv__kw_window(data, sb, lend, pend) >> u));
+    rsv__store_be64(key + d0, (rsv__load_be64_owned(key + d0) & keep) | (rsv__kw_window(data, sb, sb >> 3, lend, pend) >> u));
     for (uint64_t j = 1; 7 * j < n; j++)
-        rsv__kw_store_be64(key + d0 + 7 * j, rsv__kw_window(data, sb - u + 56 * j, lend, pend));
+        rsv__store_be64(key + d0 + 7 * j, rsv__kw_window(data, sb - u + 56 * j, sb >> 3, lend, pend));
 }
 
 /* Copy nbytes whole bytes from data bit sb (any alignment) to dst; dst
@@ -128,17 +123,18 @@ static inline void rsv__kw_copy_bytes(uint8_t *dst, const uint8_t *data, uint64_
         /* words at q + j and q + j + 8 both inside the stream, and the pair
          * still needed: 8 output bytes need bits up to q + j + 8 */
         while (j + 8 <= nbytes && q + j + 16 <= pend) {
-            uint64_t a = rsv__load_be64(data + q + j), b = rsv__load_be64(data + q + j + 8);
-            rsv__kw_store_be64(dst + j, (a << s) | (b >> (64 - s))); /* 1 <= s <= 7 */
+            uint64_t a = rsv__load_be64_in(data + q + j, data + q, data + pend),
+                     b = rsv__load_be64_in(data + q + j + 8, data + q, data + pend);
+            rsv__store_be64(dst + j, (a << s) | (b >> (64 - s))); /* 1 <= s <= 7 */
             j += 8;
         }
     } else {
         uint64_t q = sb >> 3;
         uint64_t whole = nbytes & ~(uint64_t)7;
-        if (whole) memcpy(dst, data + q, (size_t)whole); /* every byte is a value byte */
+        if (whole) rsv__load_copy_in(data + q, (size_t)whole, dst, data + q, data + lend); /* every byte is a value byte */
         j = whole;
     }
-    for (; j < nbytes; j += 7) rsv__kw_store_be64(dst + j, rsv__kw_window(data, sb + 8 * j, lend, pend));
+    for (; j < nbytes; j += 7) rsv__store_be64(dst + j, rsv__kw_window(data, sb + 8 * j, sb >> 3, lend, pend));
 }
 
 #endif

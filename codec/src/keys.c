@@ -5,6 +5,8 @@
 
 #include "reservoir/record.h"
 
+#include "mem.h"
+
 int rsv_key_compare(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
 {
     size_t n = na < nb ? na : nb;
@@ -85,14 +87,6 @@ int rsv_view_lcp(rsv_view a, rsv_view b, uint64_t *lcp)
     }
 }
 
-static void store_be64(uint8_t *p, uint64_t x)
-{
-    for (int i = 7; i >= 0; i--) {
-        p[i] = (uint8_t)x;
-        x >>= 8;
-    }
-}
-
 void rsv_bits_store(uint8_t *buf, uint64_t at, rsv_view v)
 {
     if (v.len == 0) return;
@@ -113,7 +107,7 @@ void rsv_bits_store(uint8_t *buf, uint64_t at, rsv_view v)
     uint64_t src_bit = v.off + rsv_reader_position(&r);
     if ((src_bit & 7) == 0) { /* aligned source: plain copy */
         uint64_t nb = rem / 8;
-        if (nb) memcpy(dst, v.data + (src_bit >> 3), (size_t)nb);
+        if (nb) rsv__load_copy_in(v.data + (src_bit >> 3), (size_t)nb, dst, RSV__READER_LO(&r), RSV__READER_HI(&r));
         dst += nb;
         rsv_skip(&r, nb * 8);
         rem -= nb * 8;
@@ -121,7 +115,7 @@ void rsv_bits_store(uint8_t *buf, uint64_t at, rsv_view v)
     while (rem >= 64) {
         uint64_t x = 0;
         rsv_read(&r, 64, &x);
-        store_be64(dst, x);
+        rsv__store_be64(dst, x);
         dst += 8;
         rem -= 64;
     }

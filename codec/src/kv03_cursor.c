@@ -18,7 +18,9 @@ rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f)
 {
     if (!c || !f) return RSV_ERR_INVALID_ARGUMENT;
     memset(c, 0, sizeof *c);
-    return rsv_kv03_frames_init(&c->fw, f);
+    rsv_status st = rsv_kv03_frames_init(&c->fw, f);
+    c->diag = c->fw.diag; /* a dictionary failure poisons the cursor too */
+    return st;
 }
 
 rsv_status rsv_kv03_cursor_reset(rsv_kv03_cursor *c, const rsv_kv03_file *f)
@@ -63,22 +65,26 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     const rsv_kv03_file *f = c->fw.f;
     if (c->fw.i >= f->N) return RSV_OK;
     uint64_t i = c->fw.i;
-    uint64_t old_len = c->key_len;
-    uint64_t prev_logical = i == 0 ? f->dict_bits : f->dict_bits + 8 * old_len;
+    uint64_t old_len = c->key_len, old_code = c->fw.code;
     rsv_kv03_frame fr;
     if (RSV_UNLIKELY(!rsv__kv03_parse_fast(&c->fw, &fr))) {
         rsv_status st = rsv__kv03_parse_generic(&c->fw, &fr);
         if (st) return poison(c, st, i);
     }
-    if (fr.retained > prev_logical) return poison(c, RSV_ERR_MISSING_PREFIX, i); /* step 6 */
-    /* fr.local <= 8 * key_len now: the keys share their first fr.local bits,
-     * so step 7 compares the literal with the old key from there on. The
-     * buffer holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
     uint64_t pend = rsv__kw_end_byte(f->data);
     const uint8_t *src = fr.literal.data;
     uint64_t sb = fr.literal.off, S = fr.literal.len;
-    if (i > 0 && !rsv__kw_key_greater(c->key, old_len, fr.local, S, src, sb, pend))
-        return poison(c, RSV_ERR_UNSORTED, i);
+    if (RSV_LIKELY(i > 0 && fr.code == old_code)) { /* the record continues its code */
+        /* Step 6: R <= cont_{i-1} = |C| + 8 key_len (|C| unchanged). Then
+         * fr.local <= 8 * key_len: the keys share their first fr.local bits,
+         * so step 7 compares the literal with the old key from there on. The
+         * buffer holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
+        if (fr.retained > c->fw.code_bits + 8 * old_len) return poison(c, RSV_ERR_MISSING_PREFIX, i);
+        if (!rsv__kw_key_greater(c->key, old_len, fr.local, S, src, sb, pend)) return poison(c, RSV_ERR_UNSORTED, i);
+    } else { /* record 0 or a code change: the key starts fresh (local = 0) */
+        if (fr.retained > c->fw.code_bits) return poison(c, RSV_ERR_MISSING_PREFIX, i); /* step 6: R <= |C| */
+        if (i > 0 && fr.code < old_code) return poison(c, RSV_ERR_UNSORTED, i); /* step 7: indices decide */
+    }
     uint64_t nbytes = fr.key_bits / 8;
     rsv_status st = key_room(&c->key, &c->key_cap, nbytes);
     if (st) return poison(c, st, i);
@@ -93,6 +99,7 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     out->key_len = c->key_len;
     out->value_span = fr.value;
     out->end = fr.end;
+    out->code = fr.code;
     out->value.kind = fr.value.kind;
     out->value.len = (size_t)fr.value.len;
     out->value.data = NULL; /* skipped: the state and length are known, the bytes are not copied */

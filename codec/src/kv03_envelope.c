@@ -7,15 +7,15 @@
 #include "reservoir/crc32c.h"
 #include "reservoir/kv03.h"
 
+#include "code_list.h"
 #include "kv03_layout.h"
 #include "kv03_sink.h"
 #include "kv03_walk.h"
 
 uint32_t rsv__kv03_header_crc(const uint8_t *hdr)
 {
-    static const uint8_t zero4[4] = {0, 0, 0, 0};
     uint32_t crc = rsv_crc32c(0, hdr, HDR_HEADER_CRC);
-    crc = rsv_crc32c(crc, zero4, 4);
+    crc = rsv__crc32c_zeros(crc, 4); /* the CRC field as zeros, without loading a constant */
     return rsv_crc32c(crc, hdr + HDR_HEADER_CRC + 4, RSV_KV03_HEADER_BYTES - HDR_HEADER_CRC - 4);
 }
 
@@ -32,6 +32,9 @@ static rsv_status finish_fail(rsv_kv03_writer *w, rsv_status st)
  * gap after section 0 and sections 1–7; it is O(N/W) bytes. */
 typedef struct layout {
     uint64_t N, extent, cw, m, dict_bits, terminal;
+    uint64_t nb;        /* blocks */
+    unsigned seed_w;    /* bits per seed: bitlen(m - 1) for m >= 2, else 0 */
+    uint64_t seed_bits; /* nb * seed_w */
     int cw_present;
     rsv_ef_layout ef;
     uint64_t off[8], len[8];
@@ -64,9 +67,15 @@ static rsv_status plan(rsv_kv03_writer *w, layout *lay)
     rsv_status st = rsv_ef_plan(w->offsets, nb + 1, &lay->ef);
     if (st) return st;
 
-    lay->m = N ? 1 : 0;
-    lay->dict_bits = N ? w->c : 0;
-    lay->terminal = N ? w->c + 8 * (uint64_t)w->prev_len : 0;
+    /* dictionary (§6.1): the codes in order of first appearance, kept by the
+     * writer; seeds (§6.2): w = bitlen(m - 1) bits per block when m >= 2 */
+    lay->m = N ? w->codes->m : 0;
+    lay->dict_bits = N ? w->codes->nbits : 0;
+    lay->terminal = N ? w->cur_bits + 8 * (uint64_t)w->prev_len : 0;
+    lay->nb = nb;
+    lay->seed_w = lay->m >= 2 ? 64u - (unsigned)RSV_CLZ64(lay->m - 1) : 0;
+    if (lay->seed_w && nb > UINT64_MAX / lay->seed_w) return RSV_ERR_TOO_LARGE;
+    lay->seed_bits = nb * lay->seed_w;
     uint64_t *len = lay->len, *off = lay->off;
     len[0] = rsv__ceil8(extent);
     len[1] = lay->ef.low_bytes;
@@ -75,7 +84,7 @@ static rsv_status plan(rsv_kv03_writer *w, layout *lay)
     len[4] = lay->ef.sparse_bytes;
     len[5] = rsv__ceil8(lay->dict_bits);
     len[6] = 8 * (lay->m + 1);
-    len[7] = 0; /* seeds: 0 bits while m < 2 */
+    len[7] = rsv__ceil8(lay->seed_bits);
     uint64_t end = RSV_KV03_DIRECTORY_BYTES;
     for (int i = 0; i < 8; i++) {
         off[i] = align8(end);
@@ -100,7 +109,7 @@ static void fill_meta(const rsv_kv03_writer *w, const layout *lay, uint8_t *hd)
     rsv__put_le(d + DIR_TERMINAL, lay->terminal, 8);
     rsv__put_le(d + DIR_UNIVERSE, lay->ef.U, 8);
     rsv__put_le(d + DIR_DICT_BITS, lay->dict_bits, 8);
-    rsv__put_le(d + DIR_SEED_BITS, 0, 8);
+    rsv__put_le(d + DIR_SEED_BITS, lay->seed_bits, 8);
     d[DIR_LOW_WIDTH] = (uint8_t)lay->ef.L;
     for (int i = 0; i < 8; i++) {
         rsv__put_le(d + DIR_SECTIONS + 16 * i, lay->off[i], 8);
@@ -129,8 +138,21 @@ static void fill_tail(const rsv_kv03_writer *w, const layout *lay, uint8_t *t)
 {
     uint64_t base = lay->tail_start;
     rsv_ef_encode(w->offsets, &lay->ef, t + (lay->off[1] - base));
-    if (lay->len[5]) memcpy(t + (lay->off[5] - base), w->code, (size_t)lay->len[5]);
-    if (lay->m) rsv__put_le(t + (lay->off[6] - base) + 8, lay->dict_bits, 8); /* offsets [0, c] */
+    if (!lay->m) return; /* N = 0: empty dictionary, offsets [0], no seeds */
+    const rsv__codes *d = w->codes;
+    if (lay->len[5]) memcpy(t + (lay->off[5] - base), d->bits, (size_t)lay->len[5]); /* zero padded */
+    for (uint64_t j = 0; j <= lay->m; j++) rsv__put_le(t + (lay->off[6] - base) + 8 * j, d->ends[j], 8);
+    /* seed_b = the code of record b·W, a w-bit field at bit b·w, MSB-first */
+    uint8_t *seeds = t + (lay->off[7] - base);
+    unsigned sw = lay->seed_w;
+    uint64_t j = 0;
+    for (uint64_t b = 0; sw && b < lay->nb; b++) {
+        uint64_t s = rsv__codes_seed(d, b * w->policy.W, &j);
+        for (unsigned k = 0; k < sw; k++) {
+            uint64_t at = b * sw + k;
+            if ((s >> (sw - 1 - k)) & 1u) seeds[at / 8] |= (uint8_t)(0x80u >> (at % 8));
+        }
+    }
 }
 
 static rsv_status assemble(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes, int seal)

@@ -7,6 +7,7 @@
 #include "reservoir/kv03.h"
 
 #include "key_words.h"
+#include "kv03_dict.h"
 #include "kv03_walk.h"
 
 rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f)
@@ -17,6 +18,14 @@ rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f)
     rsv_reader_init(&fw->r, f->data);
     if (f->policy.code == RSV_BACKSPACE_GOLOMB) rsv_golomb_init(&fw->golomb, f->policy.param);
     fw->cont_prev = f->dict_bits; /* cont_{-1} = c */
+    fw->code_bits = f->dict_bits;
+    if (f->m >= 2) { /* §6.3: the dictionary is read before record 0 */
+        rsv_status st = rsv_kv03_dictionary_check(f);
+        if (st) { /* poisoned at record 0, bit 0: nothing of the stream read */
+            fw->diag.status = st;
+            return st;
+        }
+    }
     return RSV_OK;
 }
 
@@ -24,11 +33,12 @@ rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out)
 {
     const rsv_kv03_file *f = fw->f;
     rsv_reader *r = &fw->r;
-    uint64_t i = fw->i, c = f->dict_bits, W = f->policy.W;
+    uint64_t i = fw->i, W = f->policy.W;
+    uint64_t c = fw->code_bits, code = fw->code; /* the record's code C, |C| */
     uint64_t start = rsv_reader_position(r);
     int block_start = i == fw->next_block; /* i mod W == 0 on a sequential walk */
     rsv_status st;
-    uint64_t R;
+    uint64_t R, local;
     if (block_start) {
         if (i > 0) { /* step 1 */
             uint64_t bo;
@@ -36,9 +46,16 @@ rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out)
             if (st) return st;
             if (bo != start) return RSV_ERR_BLOCK_OFFSET;
         }
-        st = rsv_read_eg0(r, &R); /* step 2, block start: always EG0 */
+        if (f->m >= 2) { /* step 2, block start: C = D[seed_b], nothing read on failure */
+            st = rsv__kv03_block_code(f, i / W, &code);
+            if (st) return st;
+            c = rsv__kv03_code_len(f, code);
+        }
+        st = rsv_read_eg0(r, &R); /* always EG0 */
         if (st) return st;
         if (R < c) return RSV_ERR_RETAINED_PRECEDES_CODE;
+        if (R > c && i > 0 && code != fw->code) return RSV_ERR_PREFIX_CROSSES_CODE;
+        local = R - c;
     } else {
         uint64_t b;
         if (f->policy.code == RSV_BACKSPACE_EG)
@@ -48,9 +65,17 @@ rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out)
         if (st) return st;
         if (b > fw->cont_prev) return RSV_ERR_BACKSPACE_EXCEEDS_KEY;
         R = fw->cont_prev - b;
-        if (R < c) return RSV_ERR_SORT_TRANSITION;
+        if (R < c) { /* a transition (m <= 1: Cp is the only code) */
+            if (f->m < 2) return RSV_ERR_SORT_TRANSITION;
+            st = rsv__kv03_transition(f, r, fw->code, R, &code);
+            if (st) return st;
+            c = rsv__kv03_code_len(f, code);
+            local = 0;
+        } else {
+            local = R - c;
+        }
     }
-    uint64_t local = R - c, S; /* step 3 */
+    uint64_t S; /* step 3 */
     st = rsv_read_eg0(r, &S);
     if (st) return st;
     out->literal_inline = fw->literal_words && rsv__literal_peek(r, S, &out->literal_word);
@@ -60,7 +85,9 @@ rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     st = rsv_read_value(r, &out->value); /* step 4 */
     if (st) return st;
     if (f->cw_present && out->value.width != f->cw) return RSV_ERR_VALUE_WIDTH;
-    fw->cont_prev = R + S; /* step 5: c + local + S (u64, wraps only for corrupt input) */
+    fw->cont_prev = c + local + S; /* step 5 (u64, wraps only for corrupt input) */
+    fw->code = code;
+    fw->code_bits = c;
     if (block_start) fw->next_block = i + W < i ? UINT64_MAX : i + W; /* no block start past 2^64 - 1 */
     out->index = i;
     out->start = start;
@@ -69,6 +96,7 @@ rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     out->retained = R;
     out->local = local;
     out->key_bits = local + S;
+    out->code = code;
     fw->i = i + 1;
     return RSV_OK;
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mem.h"
+
 /* envelope (§7) */
 #define HDR_MAGIC 0
 #define HDR_VERSION 8
@@ -43,29 +45,23 @@
 #define FLAG_FIXED_WIDTH 1u
 #define FLAG_COMMON_WIDTH 2u
 
-static inline uint64_t rsv__le(const uint8_t *p, unsigned n)
-{
-    uint64_t x = 0;
-    for (unsigned i = n; i-- > 0;) x = (x << 8) | p[i];
-    return x;
-}
-static inline void rsv__put_le(uint8_t *p, uint64_t x, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++) {
-        p[i] = (uint8_t)x;
-        x >>= 8;
-    }
-}
+/* Little-endian header and directory fields: mem.h's load and store. */
+#define rsv__le(p, n) rsv__load_le_n((p), (n))
+#define rsv__put_le(p, x, n) rsv__store_le_n((p), (x), (n))
 static inline uint64_t rsv__ceil8(uint64_t bits) { return bits / 8 + (bits % 8 != 0); }
 static inline uint64_t rsv__ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 /* Header CRC: all 96 bytes with bytes 68..71 taken as zero. */
 uint32_t rsv__kv03_header_crc(const uint8_t *hdr);
+/* rsv_crc32c(crc, n zero bytes) without a buffer (crc32c.c). */
+uint32_t rsv__crc32c_zeros(uint32_t crc, size_t n);
 
 /* Atomic file output and read-only mapping (file_io.c). */
 int rsv__write_file_atomic(const char *path, const void *bytes, size_t n);
 /* Primitives (0 or an fd on success, -1 with errno on failure): create
- * `path.tmp.XXXXXX` with O_CLOEXEC (*tmp malloc'd), full write / pwrite /
+ * `path.tmp.XXXXXX` with O_CLOEXEC (*tmp malloc'd; the stem shortened to keep
+ * the name within NAME_MAX; mode = an existing path's permission bits, else
+ * 0666 & ~umask; an existing non-regular `path` refused with EISDIR/EEXIST), full write / pwrite /
  * pread with EINTR and short-transfer handling, fsync of path's directory. */
 int rsv__tmp_create(const char *path, char **tmp);
 int rsv__write_all(int fd, const void *buf, size_t n);
@@ -73,6 +69,12 @@ int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at);
 int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at);
 int rsv__sync_dir(const char *path);
 int rsv__map_file(const char *path, void **map, size_t *len);
+/* Regular files only (see file_io.c): an fd and the size, or -1 with errno
+ * (EISDIR, EINVAL for a FIFO / device / socket). Never blocks on a FIFO. */
+int rsv__open_regular(const char *path, uint64_t *size);
+/* Like rsv__map_file, but the bytes are read (pread) into anonymous memory:
+ * immune to the file shrinking afterwards. Released by rsv__unmap_file. */
+int rsv__copy_file(const char *path, void **map, size_t *len);
 void rsv__unmap_file(void *map, size_t len);
 
 #endif

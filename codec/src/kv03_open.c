@@ -1,4 +1,4 @@
-/* KV03 open (KV03.md §9.1): checks 1–29 in order, first failure wins. Only
+/* KV03 open (KV03.md §9.1): checks 1–28 in order, first failure wins. Only
  * the 96-byte header and the 192-byte directory are read; every other body
  * byte (data, EF, dictionary, seeds) stays untouched, so open is O(1) and
  * works on a mapping whose payload is PROT_NONE. */
@@ -96,6 +96,11 @@ static rsv_status check_directory(const uint8_t *d, rsv_kv03_file *f)
     if (lay.L != f->L || f->sec_len[1] != lay.low_bytes || f->sec_len[2] != lay.high_bytes ||
         f->sec_len[3] != lay.samples_bytes || f->sec_len[4] % 8 != 0)
         return RSV_ERR_EF_SHAPE;
+#if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 2
+    /* RSV_SELFTEST_PLANT 2: planted bug for `fuzz/fuzz selftest` only: check
+     * 26 reports the wrong status for a section 6 length of 9..15 bytes. */
+    if (f->sec_len[6] > 8 && f->sec_len[6] < 16) return RSV_ERR_SECTION_SHAPE;
+#endif
     if (f->sec_len[6] == 0 || f->sec_len[6] % 8 != 0) return RSV_ERR_DICTIONARY_SHAPE; /* 26 */
     f->m = f->sec_len[6] / 8 - 1;
     if (N == 0 && (f->extent != 0 || f->terminal != 0)) return RSV_ERR_METADATA; /* 27 */
@@ -107,13 +112,18 @@ static rsv_status check_directory(const uint8_t *d, rsv_kv03_file *f)
     if (f->cw && N > UINT64_MAX / f->cw) return RSV_ERR_SECTION_SHAPE;
     uint64_t slots = N * f->cw;
     if (slots > f->extent || f->U != f->extent - slots) return RSV_ERR_SECTION_SHAPE;
-    if (f->m >= 2) return RSV_ERR_UNSUPPORTED_SELECTORS; /* 29 */
+    /* v1's step 29 (m >= 2 → UNSUPPORTED_SELECTORS) is gone in v2: the
+     * dictionary is read later, before record 0 (§6.3). */
 
     const uint8_t *body = f->body;
     rsv_ef_init(&f->ef, &lay, body + f->sec_off[1], body + f->sec_off[2], body + f->sec_off[3],
                 body + f->sec_off[4], f->sec_len[4]);
     f->data = rsv_view_make(body + f->sec_off[0], 0, f->extent);
     f->code = body + f->sec_off[5];
+    f->dict = body + f->sec_off[5];
+    f->dict_off = body + f->sec_off[6];
+    f->seeds = body + f->sec_off[7];
+    f->seed_w = per_block;
     return RSV_OK;
 }
 

@@ -13,9 +13,12 @@
 static rsv_status check_endpoints(const rsv_kv03_file *f)
 {
     const uint8_t *s6 = f->body + f->sec_off[6];
-    if (f->m == 1) {
+    if (f->m >= 2) { /* §6.3 steps 1-4 */
+        rsv_status st = rsv_kv03_dictionary_check(f);
+        if (st) return st;
+    } else if (f->m == 1) {
         if (rsv__le(s6, 8) != 0 || rsv__le(s6 + 8, 8) != f->dict_bits) return RSV_ERR_SECTION_ENDPOINTS;
-    } else { /* m = 0 (m >= 2 was rejected at open) */
+    } else { /* m = 0 */
         if (rsv__le(s6, 8) != 0 || f->dict_bits != 0) return RSV_ERR_SECTION_ENDPOINTS;
     }
     /* Left to right as §9.2 step 2 reads: block_offset(0) is decoded and
@@ -29,34 +32,7 @@ static rsv_status check_endpoints(const rsv_kv03_file *f)
     return RSV_OK;
 }
 
-/* Walk every record; collect r_b = offset_b - b*W*cw and the width summary. */
-static rsv_status walk(rsv_kv03_cursor *cur, const rsv_kv03_file *f, uint64_t *r, int *uniform,
-                       uint64_t *width, rsv_kv03_diag *diag)
-{
-    rsv_kv03_entry e;
-    int more;
-    rsv_status st = rsv_kv03_cursor_reset(cur, f);
-    if (st) return st;
-    uint64_t W = f->policy.W, start = 0, b = 0, left = 0; /* block b starts when left = 0 (no division per record) */
-    *uniform = 1;
-    for (uint64_t i = 0;; i++) {
-        st = rsv_kv03_cursor_next(cur, &e, &more);
-        if (st || !more) break;
-        if (left == 0) {
-            r[b] = start - b * W * f->cw;
-            b++;
-            left = W;
-        }
-        left--;
-        if (i == 0) *width = e.value_span.width;
-        else if (e.value_span.width != *width) *uniform = 0;
-        start = e.end;
-    }
-    if (st && diag) *diag = rsv_kv03_cursor_diag(cur);
-    return st;
-}
-
-/* Grow a scratch array of elem-sized items to hold n (contents not kept). */
+/* Grow a scratch array of elem-sized items to hold n (contents kept: realloc). */
 static rsv_status scratch(void **p, size_t *cap, uint64_t n, size_t elem)
 {
     if (n <= *cap) return RSV_OK;
@@ -68,6 +44,49 @@ static rsv_status scratch(void **p, size_t *cap, uint64_t n, size_t elem)
     *p = q;
     *cap = ncap;
     return RSV_OK;
+}
+
+/* Walk every record; collect r_b = offset_b - b*W*cw, the width summary and
+ * the number of distinct codes (a walk that passed step 7 visits the codes
+ * in increasing index order, so counting changes counts codes: no set).
+ * The offsets array grows as blocks are walked (geometrically), not to the
+ * header's nb up front: its size follows the records the file really holds
+ * (each takes at least one data-stream bit), so a small file claiming 2^32
+ * blocks fails with its walk error, not RSV_ERR_NOMEM after asking for GiBs. */
+static rsv_status walk(rsv_kv03_scanner *s, const rsv_kv03_file *f, int *uniform,
+                       uint64_t *width, uint64_t *codes, rsv_kv03_diag *diag)
+{
+    rsv_kv03_cursor *cur = &s->cur;
+    rsv_kv03_entry e;
+    int more;
+    rsv_status st = rsv_kv03_cursor_reset(cur, f);
+    if (st) return st;
+    uint64_t W = f->policy.W, start = 0, b = 0, left = 0, last = 0; /* block b starts when left = 0 (no division per record) */
+    *uniform = 1;
+    *codes = 0;
+    for (uint64_t i = 0;; i++) {
+        st = rsv_kv03_cursor_next(cur, &e, &more);
+        if (st || !more) break;
+        if (left == 0) {
+            if (b >= s->offsets_cap) {
+                void *mem = s->offsets;
+                st = scratch(&mem, &s->offsets_cap, b + 1, sizeof *s->offsets);
+                s->offsets = mem;
+                if (st) break;
+            }
+            s->offsets[b] = start - b * W * f->cw;
+            b++;
+            left = W;
+        }
+        left--;
+        if (i == 0) *width = e.value_span.width;
+        else if (e.value_span.width != *width) *uniform = 0;
+        if (i == 0 || e.code != last) (*codes)++;
+        last = e.code;
+        start = e.end;
+    }
+    if (st && diag) *diag = rsv_kv03_cursor_diag(cur);
+    return st;
 }
 
 static int nonzero(const uint8_t *p, uint64_t n)
@@ -113,17 +132,20 @@ rsv_status rsv_kv03_scanner_scan(rsv_kv03_scanner *s, const rsv_kv03_file *f, rs
     if (st) return st;
 
     uint64_t n = f->nb + 1;
+    int uniform = 1;
+    uint64_t width = 0, codes = 0;
+    if (f->N > 0) { /* 3 */
+        st = walk(s, f, &uniform, &width, &codes, diag);
+        if (st) return st;
+    }
+    if (f->m >= 2 && codes < f->m) return RSV_ERR_UNUSED_SELECTOR; /* 3a */
+    /* The walk succeeded, so all nb blocks exist: nb + 1 entries are bounded
+     * by the file's size now. */
     void *mem = s->offsets;
     st = scratch(&mem, &s->offsets_cap, n, sizeof *s->offsets);
     s->offsets = mem;
     if (st) return st;
     uint64_t *r = s->offsets;
-    int uniform = 1;
-    uint64_t width = 0;
-    if (f->N > 0) { /* 3 */
-        st = walk(&s->cur, f, r, &uniform, &width, diag);
-        if (st) return st;
-    }
     r[f->nb] = f->extent - f->N * f->cw;
     /* 4: cw present iff N = 0 or all widths agree, and then equal to them */
     int want_present = f->N == 0 || uniform;

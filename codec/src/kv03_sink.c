@@ -3,6 +3,7 @@
  * every failure path unlinks it, so a failed write leaves nothing behind and
  * the destination is only ever changed by that rename. */
 #define _POSIX_C_SOURCE 200809L /* fsync, unlink */
+#include <errno.h>
 #include <stdio.h>               /* rename */
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +49,22 @@ rsv_status rsv__sink_append(struct rsv_kv03_sink *s, const void *p, size_t n)
     return rsv__write_all(s->fd, p, n) == 0 ? RSV_OK : RSV_ERR_IO;
 }
 
+/* errno is kept: the caller reports the failing call's errno after this. */
 void rsv__sink_abort(struct rsv_kv03_sink *s)
 {
     if (!s) return;
+    int saved = errno;
     if (s->fd >= 0) close(s->fd);
     if (s->tmp) unlink(s->tmp);
     free(s->tmp);
     free(s->path);
     free(s);
+    errno = saved;
+}
+
+const char *rsv_kv03_writer_temp_path(const rsv_kv03_writer *w)
+{
+    return w && w->sink ? w->sink->tmp : NULL;
 }
 
 /* Body CRC: the directory from memory, then the body after it re-read from

@@ -5,6 +5,8 @@
 
 #include "reservoir/kv03.h"
 
+#include "kv03_dict.h"
+
 /* Parse record fw->i (steps 1–5), advance fw->i and fw->cont_prev. On
  * failure nothing is recorded in fw->diag: callers poison themselves. */
 rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out);
@@ -31,7 +33,7 @@ static inline int rsv__fast_fill(rsv_reader *r)
     uint64_t bit = r->off + r->pos;
     unsigned s = (unsigned)(bit & 7);
     if (RSV_UNLIKELY(r->len - r->pos < 64u - s)) return 0;
-    r->cache = rsv__load_be64(r->data + (bit >> 3)) << s;
+    r->cache = rsv__load_be64_in(r->data + (bit >> 3), RSV__READER_LO(r), RSV__READER_HI(r)) << s;
     r->n = 64u - s;
     return 1;
 }
@@ -84,18 +86,53 @@ static inline int rsv__fast_value(rsv_reader *r, rsv_value_span *v)
     return 1;
 }
 
-static inline int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
+/* Transitions (KV03.md §3.3 step 2, m >= 2) are decoded here too, from
+ * the cached bits passed by value (the local reader never escapes): R < |Cp|
+ * was the SORT_TRANSITION error branch of the one-code walk, so one-code
+ * files take exactly the branches they took before, and a multi-code file
+ * stays on this path except for tails longer than the cache. Block starts
+ * of a multi-code file read their seed out of line (once per W records). */
+#if defined(__GNUC__) || defined(__clang__)
+#define RSV__KV03_FAST_INLINE static inline __attribute__((always_inline))
+#else
+#define RSV__KV03_FAST_INLINE static inline
+#endif
+/* Always inlined into its callers (frames, cursor, merge heads): with the
+ * transition branch the body is past the compilers' inlining budget, and a
+ * call would put the local reader back in memory. */
+RSV__KV03_FAST_INLINE int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
 {
+    /* Register budget of the one-code path as in v1: the record's code goes
+     * to out->code at once (rewritten only by block starts of multi-code
+     * files and transitions), out->retained is stored as soon as R is known
+     * so that R can then serve as "the bits before the key" (|C| after a
+     * transition), and one end branch (`moved`) covers block starts and
+     * transitions; index, start and block_start are stored first so that
+ * nothing but `moved` stays live for the end. out may be partly written when
+ * this returns 0. */
     const rsv_kv03_file *f = fw->f;
     rsv_reader r = fw->r; /* local: registers, not memory */
-    uint64_t i = fw->i, c = f->dict_bits, start = r.pos, R, S;
+    uint64_t i = fw->i, c = fw->code_bits, start = r.pos, R, S;
     int block_start = i == fw->next_block;
+    int moved = block_start; /* the rare end branch: block start or transition */
+    out->code = fw->code;
+    out->index = i;
+    out->start = start;
+    out->block_start = block_start;
     if (block_start) {
         if (i > 0) { /* step 1: one EF select per block */
             uint64_t bo;
             if (rsv_kv03_block_offset(f, i / f->policy.W, &bo) != RSV_OK || bo != start) return 0;
         }
+        if (f->m >= 2) {
+            uint64_t s;
+            if (rsv__kv03_block_code(f, i / f->policy.W, &s) != RSV_OK) return 0;
+            out->code = s;
+            c = rsv__kv03_code_len(f, s);
+        }
         if (!rsv__fast_eg0(&r, &R) || R < c) return 0;
+        if (R > c && i > 0 && out->code != fw->code) return 0; /* PREFIX_CROSSES_CODE */
+        out->retained = R;
     } else {
         uint64_t b;
         int ok;
@@ -108,7 +145,19 @@ static inline int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
         }
         if (!ok || b > fw->cont_prev) return 0;
         R = fw->cont_prev - b;
-        if (R < c) return 0;
+        out->retained = R;
+        if (RSV_UNLIKELY(R < c)) { /* a transition: the tail names the new code */
+            uint64_t j;
+            unsigned used;
+            if (f->m < 2 || (r.n == 0 && !rsv__fast_fill(&r)) ||
+                !rsv__kv03_transition_word(f, fw->code, R, r.cache, r.n, &j, &used))
+                return 0;
+            rsv__consume(&r, used); /* used <= r.n */
+            out->code = j;
+            c = rsv__kv03_code_len(f, j);
+            R = c; /* local = 0: the key restarts */
+            moved = 1;
+        }
     }
     uint64_t local = R - c;
     if (!rsv__fast_eg0(&r, &S)) return 0;
@@ -126,12 +175,12 @@ static inline int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     if (f->cw_present && out->value.width != f->cw) return 0;
     fw->r = r;
     fw->cont_prev = R + S;
-    if (block_start) fw->next_block = i + f->policy.W < i ? UINT64_MAX : i + f->policy.W;
-    out->index = i;
-    out->start = start;
+    if (moved) { /* one branch per record, as v1's block-start branch */
+        if (out->block_start) fw->next_block = i + f->policy.W < i ? UINT64_MAX : i + f->policy.W;
+        fw->code = out->code;
+        fw->code_bits = c;
+    }
     out->end = r.pos;
-    out->block_start = block_start;
-    out->retained = R;
     out->local = local;
     out->key_bits = local + S;
     fw->i = i + 1;

@@ -1,16 +1,23 @@
 /* Streaming KV03 writer (KV03.md §3.2, §11.1): each record is framed as soon
  * as it arrives; only what cannot be known before the end — cw, the EF index,
  * the envelope — waits for finish (kv03_envelope.c). Memory: the data stream
- * (or, with a file sink, only its unflushed tail), one u64 per block and the
- * previous key. */
+ * (or, with a file sink, only its unflushed tail), one u64 per block, the
+ * previous key and (format revision v2) the codes used so far, code_list.h.
+ *
+ * Codes (§3.2): the writer keeps the last record's code `cur`. A record with
+ * another code is "fresh": its key inherits nothing (local = 0); at a block
+ * start it writes R = |code|, elsewhere it is a transition, B(cont_{i-1} - R)
+ * with R = lcp(previous code, code) and then the code's bits [R, |code|). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "reservoir/kv03.h"
 
 #include "bits_fast.h"
+#include "code_list.h"
 #include "kv03_sink.h"
 #include "kv03_walk.h"
+#include "kv03_writer.h"
 
 rsv_kv03_policy rsv_kv03_policy_default(void)
 {
@@ -95,6 +102,7 @@ void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *
     out->buffer_capacity = w->data.cap;
     out->offset_bytes = 8 * w->offsets_cap;
     out->streaming = w->sink != NULL;
+    if (w->codes) out->code_bytes = w->codes->bits_cap + 16 * (uint64_t)w->codes->cap + 8;
 }
 
 void rsv__kv03_writer_abort(rsv_kv03_writer *w, rsv_status st)
@@ -111,6 +119,9 @@ void rsv__kv03_writer_abort(rsv_kv03_writer *w, rsv_status st)
 void rsv_kv03_writer_free(rsv_kv03_writer *w)
 {
     if (!w) return;
+    if (w->codes) rsv__codes_free(w->codes);
+    free(w->codes);
+    w->codes = NULL;
     rsv__sink_abort(w->sink); /* not committed: the temporary goes */
     w->sink = NULL;
     rsv_writer_free(&w->data);
@@ -161,55 +172,78 @@ static rsv_status grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
     return RSV_OK;
 }
 
-/* Frame one record (value given either as bytes or as an encoded span). */
-static rsv_status add(rsv_kv03_writer *w, const uint8_t *key, size_t klen, const rsv_value *v,
+/* §11.1 steps 1–3 for the code of the next record, and the switch to it: a
+ * code other than the last record's makes the next record fresh. Step 3 is
+ * decided here when the code changes (distinct codes of a prefix-free set
+ * order by the codes alone); for the same code the caller compares keys. */
+static rsv_status use_code(rsv_kv03_writer *w, rsv_view x)
+{
+    if (x.len > RSV_KV03_MAX_CODE_BITS) return RSV_ERR_TOO_LARGE;
+    rsv_view cur = rsv_view_make(w->cur, 0, w->cur_bits);
+    if (w->N > 0 && rsv_view_bit_equal(x, cur)) return RSV_OK;
+    if (!w->codes && !(w->codes = calloc(1, sizeof *w->codes))) return RSV_ERR_NOMEM;
+    uint64_t found, l = 0;
+    rsv_status st = rsv__codes_check(w->codes, x, &found);
+    if (st) return st;
+    if (w->N > 0) {
+        if (rsv_view_lcp(x, cur, &l) < 0) return RSV_ERR_UNSORTED;
+        w->trans_R = l;
+        w->trans_cont = w->cur_bits + 8 * (uint64_t)w->prev_len;
+    }
+    if ((st = rsv__codes_append(w->codes, x, w->N))) return st;
+    memset(w->cur, 0, sizeof w->cur);
+    rsv_bits_store(w->cur, 0, x);
+    w->cur_bits = x.len;
+    w->fresh = 1;
+    return RSV_OK;
+}
+
+rsv_status rsv__kv03_writer_code(rsv_kv03_writer *w, rsv_view code)
+{
+    if (w->diag.status) return RSV_ERR_POISONED;
+    if (w->finished) return RSV_ERR_STATE;
+    rsv_status st = use_code(w, code);
+    return st ? fail(w, st) : RSV_OK;
+}
+
+/* The init's C0 as a view. */
+static rsv_view init_code(const rsv_kv03_writer *w) { return rsv_view_make(w->code, 0, w->c); }
+
+static rsv_status frame(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits, rsv_view suffix,
+                        const rsv_value *val, const rsv_value_span *v);
+
+/* Frame one record with code x (value given either as bytes or as an
+ * encoded span). */
+static rsv_status add(rsv_kv03_writer *w, rsv_view x, const uint8_t *key, size_t klen, const rsv_value *v,
                       const rsv_value_span *span)
 {
     if (!w) return RSV_ERR_INVALID_ARGUMENT;
     if (w->diag.status) return RSV_ERR_POISONED;
     if (w->finished || w->framed) return RSV_ERR_STATE;
     if (klen && !key) return fail(w, RSV_ERR_INVALID_ARGUMENT);
+    if (x.len && !x.data) return fail(w, RSV_ERR_INVALID_ARGUMENT);
     if ((uint64_t)klen > (UINT64_MAX - 2 * RSV_KV03_MAX_CODE_BITS) / 8) return fail(w, RSV_ERR_TOO_LARGE);
+    rsv_status st = use_code(w, x);
+    if (st) return fail(w, st);
     uint64_t lcp = 0;
-    if (w->N > 0) {
+    if (!w->fresh) {
         if (rsv_key_compare(w->prev, w->prev_len, key, klen) >= 0) return fail(w, RSV_ERR_UNSORTED);
         lcp = rsv_key_lcp_bits(w->prev, w->prev_len, key, klen);
     }
     uint64_t vkind_len = v ? v->len : span->len;
     rsv_value_kind kind = v ? v->kind : span->kind;
     uint64_t width;
-    rsv_status st = rsv_value_width(kind, vkind_len, &width);
+    st = rsv_value_width(kind, vkind_len, &width);
     if (st) return fail(w, st);
-
-    uint64_t R = w->c + lcp;
-    int block_start = w->N % w->policy.W == 0;
-    if (block_start) {
-        st = grow((void **)&w->offsets, &w->offsets_cap, w->noffsets + 1, sizeof(uint64_t));
-        if (st) return fail(w, st);
-        w->offsets[w->noffsets++] = rsv__kv03_writer_bits(w);
-        st = rsv_put_eg(&w->data, R, 0); /* block starts always use EG0 */
-    } else {
-        uint64_t back = w->c + (uint64_t)w->prev_len * 8 - R;
-        if (w->policy.code == RSV_BACKSPACE_EG)
-            st = rsv_put_eg(&w->data, back, (unsigned)w->policy.param);
-        else
-            st = rsv_put_golomb(&w->data, &w->golomb, back);
-    }
-    if (!st) st = rsv_put_key_kv03(&w->data, key, klen, lcp);
-    if (!st) st = v ? rsv_put_value(&w->data, *v) : rsv_put_value_span(&w->data, span);
-    if (st) return fail(w, st);
-
-    if (w->N == 0) w->cw = width;
-    else if (width != w->cw) w->cw_uniform = 0;
+    /* the previous key's room first: frame() must be the last step that can fail */
     uint64_t cap = w->prev_cap;
     st = grow((void **)&w->prev, &cap, klen ? klen : 1, 1);
     if (st) return fail(w, st);
     w->prev_cap = (size_t)cap;
+    st = frame(w, lcp, 8 * (uint64_t)klen, rsv_view_make(key, lcp, 8 * (uint64_t)klen - lcp), v, span);
+    if (st) return st;
     if (klen) memcpy(w->prev, key, klen);
-    w->prev_len = klen;
-    w->N++;
-    st = after_record(w);
-    return st ? fail(w, st) : RSV_OK;
+    return RSV_OK;
 }
 
 /* The control code of a record (EG0 of R at a block start, else the
@@ -228,40 +262,51 @@ static unsigned control_word(const rsv_kv03_writer *w, int block_start, uint64_t
     return len;
 }
 
-/* Merge path: the caller knows the exact lcp with the previous key and hands
- * over only the key bits after it, so no key is compared or copied here. The
- * framing is the same as add()'s, hence the same bytes.
+/* Frame one record: the key is given as its exact lcp (bits) with the
+ * previous key (0 for a fresh record) and the key bits after it; the value
+ * as bytes (val) or as an encoded span (v). add() and the merge path share
+ * it, hence the same bytes.
  *
- * Fast path: the whole record's length is computed first and reserved once
- * (plus 64 bits for the 8-byte stores of bits_fast.h), then every field is
- * appended word at a time with the bit position held in a local. Anything
- * unusual (Golomb backspaces, huge lengths, a reservation that fails only
- * because of the extra 64 bits) takes the field-by-field path, which reports
- * the exact error; both write the same bits. */
-rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits,
-                                       rsv_view suffix, const rsv_value_span *v)
+ * Fast path (spans only): the whole record's length is computed first and
+ * reserved once (plus 64 bits for the 8-byte stores of bits_fast.h), then
+ * every field is appended word at a time with the bit position held in a
+ * local. Anything unusual (transitions, Golomb backspaces, huge lengths, a
+ * reservation that fails only because of the extra 64 bits) takes the
+ * field-by-field path, which reports the exact error; both write the same
+ * bits. */
+static rsv_status frame(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits, rsv_view suffix,
+                        const rsv_value *val, const rsv_value_span *v)
 {
-    if (w->diag.status) return RSV_ERR_POISONED;
-    if (w->finished) return RSV_ERR_STATE;
-    if (key_bits % 8 || lcp > key_bits || suffix.len != key_bits - lcp || (w->N == 0 && lcp))
-        return fail(w, RSV_ERR_INVALID_ARGUMENT);
     uint64_t width;
     rsv_status st;
-    if (v->kind == RSV_VALUE_TOMBSTONE) /* rsv_value_width, inline for the usual cases */
+    rsv_value_kind vkind = val ? val->kind : v->kind;
+    uint64_t vlen = val ? val->len : v->len;
+    if (vkind == RSV_VALUE_TOMBSTONE) /* rsv_value_width, inline for the usual cases */
         width = 1;
-    else if (v->kind == RSV_VALUE_PRESENT && v->len <= RSV__EG0_FAST_MAX)
-        width = 1 + rsv__eg0_len_fast(v->len) + 8 * v->len;
-    else if ((st = rsv_value_width(v->kind, v->len, &width)))
+    else if (vkind == RSV_VALUE_PRESENT && vlen <= RSV__EG0_FAST_MAX)
+        width = 1 + rsv__eg0_len_fast(vlen) + 8 * vlen;
+    else if ((st = rsv_value_width(vkind, vlen, &width)))
         return fail(w, st);
-    uint64_t R = w->c + lcp;
     /* N mod W == 0 without a division: noffsets = ceil(N / W) */
     int block_start = w->N == w->noffsets * w->policy.W;
-    uint64_t ctrl_v = block_start ? R : w->c + (uint64_t)w->prev_len * 8 - R, ctrl_w = 0;
+    int transition = w->fresh && !block_start;
+    uint64_t R, ctrl_v;
+    if (!w->fresh) {
+        R = w->cur_bits + lcp;
+        ctrl_v = w->cur_bits + (uint64_t)w->prev_len * 8 - R;
+    } else if (block_start) {
+        R = ctrl_v = w->cur_bits;
+    } else {
+        R = w->trans_R;
+        ctrl_v = w->trans_cont - R;
+    }
+    if (block_start) ctrl_v = R;
+    uint64_t ctrl_w = 0;
     unsigned ctrl_len = control_word(w, block_start, ctrl_v, &ctrl_w);
     uint64_t S = suffix.len;
-    int present = v->kind == RSV_VALUE_PRESENT;
-    int fast = ctrl_len && (present || v->kind == RSV_VALUE_TOMBSTONE) && S <= RSV__EG0_FAST_MAX && (!present || (v->len <= RSV__EG0_FAST_MAX &&
-                                                                  v->bytes.len == 8 * v->len));
+    int present = vkind == RSV_VALUE_PRESENT;
+    int fast = v && !transition && ctrl_len && (present || vkind == RSV_VALUE_TOMBSTONE) && S <= RSV__EG0_FAST_MAX &&
+               (!present || (v->len <= RSV__EG0_FAST_MAX && v->bytes.len == 8 * v->len));
     if (fast) {
         uint64_t total = ctrl_len + rsv__eg0_len_fast(S) + S + width; /* all < 2^32 */
         const rsv_writer *d = &w->data;
@@ -294,35 +339,72 @@ rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_
         w->data.nbits = nb;
     } else {
         if (block_start)
-            st = rsv_put_eg(&w->data, R, 0);
+            st = rsv_put_eg(&w->data, R, 0); /* block starts always use EG0 */
         else if (w->policy.code == RSV_BACKSPACE_EG)
             st = rsv_put_eg(&w->data, ctrl_v, (unsigned)w->policy.param);
         else
             st = rsv_put_golomb(&w->data, &w->golomb, ctrl_v);
+        if (!st && transition) st = rsv_put_view(&w->data, rsv_view_make(w->cur, R, w->cur_bits - R));
         if (!st) st = rsv_put_eg(&w->data, S, 0);
         if (!st) st = rsv_put_view(&w->data, suffix);
-        if (!st) st = rsv_put_value_span(&w->data, v);
+        if (!st) st = val ? rsv_put_value(&w->data, *val) : rsv_put_value_span(&w->data, v);
         if (st) return fail(w, st);
     }
     if (w->N == 0) w->cw = width;
     else if (width != w->cw) w->cw_uniform = 0;
     w->prev_len = (size_t)(key_bits / 8);
-    w->framed = 1;
+    w->fresh = 0;
     w->N++;
     st = after_record(w);
     return st ? fail(w, st) : RSV_OK;
 }
 
+/* Merge path: the caller knows the exact lcp with the previous key and hands
+ * over only the key bits after it, so no key is compared or copied here (the
+ * code, when it changes, comes first through rsv__kv03_writer_code; without
+ * one the first record takes the init's C0). */
+rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits,
+                                       rsv_view suffix, const rsv_value_span *v)
+{
+    if (w->diag.status) return RSV_ERR_POISONED;
+    if (w->finished) return RSV_ERR_STATE;
+    if (w->N == 0 && !w->fresh) {
+        rsv_status st = use_code(w, init_code(w));
+        if (st) return fail(w, st);
+    }
+    if (key_bits % 8 || lcp > key_bits || suffix.len != key_bits - lcp || (w->fresh && lcp))
+        return fail(w, RSV_ERR_INVALID_ARGUMENT);
+    w->framed = 1;
+    return frame(w, lcp, key_bits, suffix, NULL, v);
+}
+
 rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_len, rsv_value v)
 {
-    return add(w, (const uint8_t *)key, key_len, &v, NULL);
+    if (!w) return RSV_ERR_INVALID_ARGUMENT;
+    return add(w, init_code(w), (const uint8_t *)key, key_len, &v, NULL);
 }
 
 rsv_status rsv_kv03_writer_add_span(rsv_kv03_writer *w, const void *key, size_t key_len,
                                     const rsv_value_span *v)
 {
-    if (!v) return RSV_ERR_INVALID_ARGUMENT;
-    return add(w, (const uint8_t *)key, key_len, NULL, v);
+    if (!w || !v) return RSV_ERR_INVALID_ARGUMENT;
+    return add(w, init_code(w), (const uint8_t *)key, key_len, NULL, v);
+}
+
+rsv_status rsv_kv03_writer_add_coded(rsv_kv03_writer *w, const uint8_t *code, uint64_t code_bits,
+                                     const void *key, size_t key_len, rsv_value v)
+{
+    if (!w) return RSV_ERR_INVALID_ARGUMENT;
+    rsv_view x = code ? rsv_view_make(code, 0, code_bits) : init_code(w);
+    return add(w, x, (const uint8_t *)key, key_len, &v, NULL);
+}
+
+rsv_status rsv_kv03_writer_add_coded_span(rsv_kv03_writer *w, const uint8_t *code, uint64_t code_bits,
+                                          const void *key, size_t key_len, const rsv_value_span *v)
+{
+    if (!w || !v) return RSV_ERR_INVALID_ARGUMENT;
+    rsv_view x = code ? rsv_view_make(code, 0, code_bits) : init_code(w);
+    return add(w, x, (const uint8_t *)key, key_len, NULL, v);
 }
 
 rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, uint64_t code_bits,
@@ -332,7 +414,8 @@ rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, u
     rsv_kv03_writer w;
     rsv_status st = rsv_kv03_writer_init(&w, policy, code, code_bits);
     for (size_t i = 0; !st && i < n; i++)
-        st = rsv_kv03_writer_add(&w, recs[i].key, recs[i].key_len, recs[i].value);
+        st = rsv_kv03_writer_add_coded(&w, recs[i].code, recs[i].code_bits, recs[i].key, recs[i].key_len,
+                                       recs[i].value);
     if (!st) st = rsv_kv03_writer_finish(&w, out, nbytes);
     rsv_kv03_writer_free(&w);
     return st;

@@ -14,7 +14,15 @@
  * E itself is materialized once per chosen key (its bits after lcp(E, E')
  * copied from the winner's literal) because an advancing input's order check
  * compares its new literal with E, and the writer takes its suffix from E.
- * Inputs are walked with §3.3 steps 1–7 and the terminal check. */
+ * Inputs are walked with §3.3 steps 1–7 and the terminal check.
+ *
+ * Codes (format revision v2): each head carries its code's index g in the
+ * union of the input dictionaries (merge_codes.c), and indices order like
+ * the codes. The smallest g wins outright; among heads of one code the lcp
+ * rules above apply, E being "the empty key" for a code E does not have. A
+ * head whose code differs from E's starts its code in its input (a record
+ * with local > 0 continues the code of its input's previous record, which was
+ * consumed, so that code is <= E's), hence local = 0 and lcp = 0 are exact. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +31,8 @@
 #include "bits_fast.h"
 #include "kv03_sink.h"
 #include "kv03_walk.h"
+#include "kv03_writer.h"
+#include "merge_codes.h"
 
 /* A failed merge discards its output: with a streaming file output the
  * writer's temporary is unlinked right here. */
@@ -50,12 +60,6 @@ static rsv_status poison_parsed(rsv_merge *m, rsv_status st, size_t i)
     return poison(m, st, i, rsv_reader_position(&h->fw.r), h->fw.i - 1);
 }
 
-static int same_code(const rsv_kv03_file *a, const rsv_kv03_file *b)
-{
-    return a->dict_bits == b->dict_bits &&
-           rsv_view_bit_equal(rsv_view_make(a->code, 0, a->dict_bits), rsv_view_make(b->code, 0, b->dict_bits));
-}
-
 /* to_path: stream the output to `path` (which must then be non-NULL). */
 static rsv_status init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
                        unsigned flags, int to_path, const char *path)
@@ -67,25 +71,27 @@ static rsv_status init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t 
         return poison(m, RSV_ERR_INVALID_ARGUMENT, n, 0, 0);
     for (size_t i = 0; i < n; i++)
         if (!inputs[i]) return poison(m, RSV_ERR_INVALID_ARGUMENT, n, 0, 0);
-    const rsv_kv03_file *ref = NULL; /* first non-empty input: its C0 */
-    for (size_t i = 0; i < n; i++) {
+    /* §11.2 init order: policies, then each m >= 2 dictionary, then the union */
+    for (size_t i = 0; i < n; i++)
         if (!rsv_kv03_policy_equal(&inputs[i]->policy, &inputs[0]->policy))
             return poison(m, RSV_ERR_MERGE_MISMATCH, i, 0, 0);
-        if (inputs[i]->N == 0) continue;
-        if (!ref) ref = inputs[i];
-        else if (!same_code(ref, inputs[i])) return poison(m, RSV_ERR_MERGE_MISMATCH, i, 0, 0);
+    for (size_t i = 0; i < n; i++) {
+        rsv_status st = inputs[i]->m >= 2 ? rsv_kv03_dictionary_check(inputs[i]) : RSV_OK;
+        if (st) return poison(m, st, i, 0, 0);
     }
-    const uint8_t *code = ref ? ref->code : NULL;
-    uint64_t code_bits = ref ? ref->dict_bits : 0;
-    rsv_status st = to_path ? rsv_kv03_writer_init_path(&m->out, &inputs[0]->policy, code, code_bits, path)
-                         : rsv_kv03_writer_init(&m->out, &inputs[0]->policy, code, code_bits);
-    if (st) return poison(m, st, n, 0, 0);
     m->heads = calloc(n, sizeof *m->heads);
     if (!m->heads) return poison(m, RSV_ERR_NOMEM, n, 0, 0);
+    size_t bad = n;
+    rsv_status st = rsv__merge_codes(m, inputs, n, &bad);
+    if (st) return poison(m, st, bad, 0, 0);
+    st = to_path ? rsv_kv03_writer_init_path(&m->out, &inputs[0]->policy, NULL, 0, path)
+                 : rsv_kv03_writer_init(&m->out, &inputs[0]->policy, NULL, 0);
+    if (st) return poison(m, st, n, 0, 0);
     m->n = n;
     m->flags = flags;
     for (size_t i = 0; i < n; i++) {
-        rsv_kv03_frames_init(&m->heads[i].fw, inputs[i]);
+        st = rsv_kv03_frames_init(&m->heads[i].fw, inputs[i]); /* dictionaries already checked */
+        if (st) return poison(m, st, i, 0, 0);
         m->heads[i].fw.literal_words = 1; /* short literals as integers: see head_word */
     }
     return RSV_OK;
@@ -108,8 +114,12 @@ void rsv_merge_free(rsv_merge *m)
     if (!m) return;
     free(m->heads);
     free(m->key);
+    free(m->codes);
+    free(m->code_map);
     m->heads = NULL;
     m->key = NULL;
+    m->codes = NULL;
+    m->code_map = NULL;
     m->key_cap = 0;
     rsv_kv03_writer_free(&m->out);
 }
@@ -171,13 +181,19 @@ static rsv_status advance(rsv_merge *m, size_t i)
         h->live = 0;
         return RSV_OK;
     }
-    uint64_t first = h->fw.i == 0;
-    uint64_t prev_logical = h->fw.cont_prev; /* c + |previous key| bits, c for i = 0 */
+    uint64_t first = h->fw.i == 0, old_code = h->fw.code;
+    uint64_t prev_logical = h->fw.cont_prev; /* |Cp| + |previous key| bits */
     rsv_status st = rsv__kv03_parse_frame(&h->fw, &h->fr);
     if (st) return poison_input(m, st, i);
-    if (h->fr.retained > prev_logical) return poison_parsed(m, RSV_ERR_MISSING_PREFIX, i);
+    /* step 6: against the previous logical key when the code continues, else
+     * (record 0, a code change) against the new code alone */
+    int same = !first && h->fr.code == old_code;
+    if (h->fr.retained > (same ? prev_logical : h->fw.code_bits)) return poison_parsed(m, RSV_ERR_MISSING_PREFIX, i);
+    h->g = h->map[h->fr.code];
     h->lcp = 0;
-    if (!first) { /* previous key of this input = E; fr.local <= |E| by step 6 */
+    if (!first && !same) { /* step 7 across a code change: the dictionary indices decide */
+        if (h->fr.code < old_code) return poison_parsed(m, RSV_ERR_UNSORTED, i);
+    } else if (!first) { /* previous key of this input = E; fr.local <= |E| by step 6 */
         uint64_t ebits = 8 * (uint64_t)m->key_len, d;
         /* E's buffer is ours and fully initialized up to key_cap: load freely */
         rsv__src e = {m->key, 0, 8 * (uint64_t)m->key_cap};
@@ -247,7 +263,9 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
             cmp = -1;
         } else {
             rsv_merge_head *cur = &m->heads[win];
-            if (h->lcp != cur->lcp) {
+            if (h->g != cur->g) {
+                cmp = h->g < cur->g ? -1 : 1; /* different codes: the code decides */
+            } else if (h->lcp != cur->lcp) {
                 cmp = h->lcp > cur->lcp ? -1 : 1;
             } else {
                 uint64_t d;
@@ -259,6 +277,15 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
                 loser->tie_lcp = h->lcp + d;
             }
         }
+#if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 3
+        /* RSV_SELFTEST_PLANT 3: planted bug for `fuzz/fuzz selftest` only: a
+         * tie on an 8-byte key among 3 or more inputs keeps the older
+         * binding instead of the newer one. */
+        if (cmp == 0 && m->n >= 3 && h->fr.key_bits == 64) {
+            h->hit = 1;
+            continue;
+        }
+#endif
         if (cmp < 0)
             for (size_t j = 0; j < i; j++) m->heads[j].hit = 0;
         if (cmp <= 0) {
@@ -273,10 +300,11 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
     }
     rsv_merge_head *w = &m->heads[win];
     uint64_t b = w->lcp, kbits = w->fr.key_bits;
-    /* losers tied with the winner's lcp learn their lcp with E' now */
+    /* losers of the winner's code tied with its lcp learn their lcp with E'
+     * now (heads of other codes keep lcp 0: E' is not of their code) */
     for (size_t i = 0; i < m->n; i++) {
         rsv_merge_head *h = &m->heads[i];
-        if (h->live && !h->hit && h->lcp == b) {
+        if (h->live && !h->hit && h->g == w->g && h->lcp == b) {
             if (h->tie_with == win) {
                 h->lcp = h->tie_lcp;
             } else {
@@ -295,10 +323,19 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
                        src.len);
     }
     m->key_len = (size_t)(kbits / 8);
-    uint64_t r = m->out.N == 0 ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
+    m->e_code = w->g;
+    /* the output's previous record: same code → exact lcp with it; else the
+     * key restarts (r = 0) and the code is handed to the writer first */
+    int out_same = m->out.N > 0 && m->out_code == w->g;
+    uint64_t r = !out_same ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
     if (w->fr.value.kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {
         m->lcp_xe = r;
     } else {
+        if (!out_same && (st = rsv__kv03_writer_code(&m->out, m->codes[w->g]))) {
+            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
+            return poison(m, st, m->n, d.bit, d.record);
+        }
+        m->out_code = w->g;
         st = rsv__kv03_writer_add_framed(&m->out, r, kbits, rsv_view_make(m->key, r, kbits - r), &w->fr.value);
         if (st) {
             rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);

@@ -19,8 +19,11 @@ static void refill_tail(rsv_reader *r)
      * bits [p, len) number at most 8: load exactly those, nothing after. */
     unsigned nbytes = (unsigned)((s + rem + 7) / 8);
     const uint8_t *p = r->data + (bit >> 3);
-    uint64_t x = 0;
-    for (unsigned i = 0; i < nbytes; i++) x |= (uint64_t)p[i] << (56 - 8 * i);
+    uint64_t x = rsv__load_be_n_in(p, nbytes, RSV__READER_LO(r), RSV__READER_HI(r));
+#ifdef RSV_SELFTEST_PLANT
+    if (rsv__selftest_plant == RSV__PLANT_TAIL) /* one byte past the bytes that remain */
+        rsv__selftest_sink = rsv__load_u8_in(p + nbytes, RSV__READER_LO(r), RSV__READER_HI(r));
+#endif
     x <<= s;                            /* s <= 7 */
     x &= ~(UINT64_MAX >> (unsigned)rem); /* 1 <= rem <= 63: clear bits past the view */
     r->cache = x;
@@ -112,7 +115,15 @@ static rsv_status read_eg_slow(rsv_reader *r, unsigned k, uint64_t *out)
         return RSV_OK;
     }
     if (q > (UINT64_MAX >> k)) return RSV_ERR_EG_QUOTIENT_OVERFLOW; /* step 7 */
-    if (k > r->len - r->pos) return RSV_ERR_EG_TRUNCATED_REMAINDER; /* step 8 */
+    if (k > r->len - r->pos) { /* step 8 */
+#if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 1
+        /* RSV_SELFTEST_PLANT 1: planted bug for `fuzz/fuzz selftest` only
+         * (never in a normal build): a rare truncated remainder (k >= 5,
+         * exactly one bit short, z >= 2) leaves the position one bit on. */
+        if (k >= 5 && r->len - r->pos == k - 1 && z >= 2) (void)rsv_skip(r, 1);
+#endif
+        return RSV_ERR_EG_TRUNCATED_REMAINDER;
+    }
     uint64_t rem = 0;
     rsv_read(r, k, &rem); /* step 9 */
     *out = (q << k) | rem; /* 1 <= k <= 63 */

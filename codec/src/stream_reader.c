@@ -1,7 +1,12 @@
 /* Record-stream reader (KV03.md §10): one persistent reader over exactly E
- * bits; per record the selector backspace and code check, the §2.1 key
+ * bits; per record the selector backspace and code completion, the §2.1 key
  * rebuilt in place (only the literal is compared against the previous key's
- * tail for the order check), and the value materialized. */
+ * tail for the order check), and the value materialized.
+ *
+ * Codes: a one-code reader (rsv_stream_reader_init) is the set {C0}; a set
+ * reader borrows the caller's rsv_code_set. Code completion (§10 step 2)
+ * scans the set per step: it runs only for record 0 and for a selector
+ * backspace b > 0, so the common record (b = 0) never looks at the set. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +15,16 @@
 #include "buffer.h"
 #include "key_words.h"
 #include "kv03_walk.h"
+
+static size_t set_size(const rsv_stream_reader *sr) { return sr->set.ends ? sr->set.m : 1; }
+
+/* Code j of the reader's set. */
+static rsv_view code_at(const rsv_stream_reader *sr, uint64_t j)
+{
+    if (!sr->set.ends) return rsv_view_make(sr->code, 0, sr->c);
+    uint64_t a = j ? sr->set.ends[j - 1] : 0;
+    return rsv_view_make(sr->set.bits, a, sr->set.ends[j] - a);
+}
 
 rsv_status rsv_stream_reader_init(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
                                   uint64_t code_bits)
@@ -27,6 +42,49 @@ rsv_status rsv_stream_reader_init(rsv_stream_reader *sr, rsv_view stream, const 
     return RSV_OK;
 }
 
+/* The set checks of rsv_stream_reader_init_set, in their documented order. */
+static rsv_status check_set(const rsv_code_set *set)
+{
+    if (!set || (set->m && !set->ends)) return RSV_ERR_INVALID_ARGUMENT;
+    uint64_t prev = 0;
+    for (size_t j = 0; j < set->m; j++) {
+        if (set->ends[j] < prev) return RSV_ERR_INVALID_ARGUMENT;
+        prev = set->ends[j];
+    }
+    if (prev && !set->bits) return RSV_ERR_INVALID_ARGUMENT;
+    prev = 0;
+    for (size_t j = 0; j < set->m; j++) {
+        if (set->ends[j] - prev > RSV_KV03_MAX_CODE_BITS) return RSV_ERR_TOO_LARGE;
+        prev = set->ends[j];
+    }
+    for (size_t a = 0; a < set->m; a++)
+        for (size_t b = a + 1; b < set->m; b++) {
+            uint64_t sa = a ? set->ends[a - 1] : 0, sb = b ? set->ends[b - 1] : 0, l;
+            rsv_view x = rsv_view_make(set->bits, sa, set->ends[a] - sa);
+            rsv_view y = rsv_view_make(set->bits, sb, set->ends[b] - sb);
+            rsv_view_lcp(x, y, &l);
+            if (l == x.len || l == y.len) return RSV_ERR_SELECTOR_PREFIX; /* one is a prefix of the other */
+        }
+    return RSV_OK;
+}
+
+rsv_status rsv_stream_reader_init_set(rsv_stream_reader *sr, rsv_view stream, const rsv_code_set *set)
+{
+    if (!sr) return RSV_ERR_INVALID_ARGUMENT;
+    rsv_stream_reader_init(sr, stream, NULL, 0);
+    rsv_status st = check_set(set);
+    if (st) {
+        sr->diag.status = st; /* poisoned: nothing was read */
+        return st;
+    }
+    sr->set = *set;
+    if (!sr->set.ends) { /* m = 0: an empty set, not the one-code form */
+        static const uint64_t none[1] = {0};
+        sr->set.ends = none;
+    }
+    return RSV_OK;
+}
+
 rsv_status rsv_stream_reader_reset(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
                                    uint64_t code_bits)
 {
@@ -34,6 +92,16 @@ rsv_status rsv_stream_reader_reset(rsv_stream_reader *sr, rsv_view stream, const
     uint8_t *key = sr->key, *val = sr->val;
     size_t key_cap = sr->key_cap, val_cap = sr->val_cap;
     rsv_status st = rsv_stream_reader_init(sr, stream, code, code_bits);
+    sr->key = key, sr->key_cap = key_cap, sr->val = val, sr->val_cap = val_cap;
+    return st;
+}
+
+rsv_status rsv_stream_reader_reset_set(rsv_stream_reader *sr, rsv_view stream, const rsv_code_set *set)
+{
+    if (!sr) return RSV_ERR_INVALID_ARGUMENT;
+    uint8_t *key = sr->key, *val = sr->val;
+    size_t key_cap = sr->key_cap, val_cap = sr->val_cap;
+    rsv_status st = rsv_stream_reader_init_set(sr, stream, set);
     sr->key = key, sr->key_cap = key_cap, sr->val = val, sr->val_cap = val_cap;
     return st;
 }
@@ -55,28 +123,53 @@ static rsv_status fail(rsv_stream_reader *sr, rsv_status st)
     return st;
 }
 
-/* Selector part: b = EG0; b > current code length → SORT_BACKSPACE; record 0
- * reads c bits, a later b > 0 reads b bits replacing C0's last b bits; the
- * result must be C0 (UNKNOWN_SELECTOR). */
-static rsv_status selector(rsv_stream_reader *sr)
+/* Does code x start with P = cc[0, r) ‖ tail? */
+static int has_prefix(rsv_view x, rsv_view cc, uint64_t r, rsv_view tail)
+{
+    if (x.len < r + tail.len) return 0;
+    return rsv_view_bit_equal(rsv_view_make(x.data, x.off, r), rsv_view_make(cc.data, cc.off, r)) &&
+           rsv_view_bit_equal(rsv_view_make(x.data, x.off + r, tail.len), tail);
+}
+
+/* §10 steps 1-2: b = EG0; b > |Cc| → SORT_BACKSPACE; record 0 or b > 0:
+ * P = Cc[0, |Cc| - b), completed by the shortest continuation until it is a
+ * code of the set (UNKNOWN_SELECTOR when no code extends it; take's
+ * TRUNCATED_SPAN leaves the position unchanged). *code = its index. */
+static rsv_status selector(rsv_stream_reader *sr, uint64_t *code)
 {
     uint64_t b;
     rsv_status st = rsv_read_eg0(&sr->r, &b);
     if (st) return st;
-    uint64_t cur = sr->i == 0 ? 0 : sr->c;
-    if (b > cur) return RSV_ERR_SORT_BACKSPACE;
-    uint64_t nbits = sr->i == 0 ? sr->c : b;
-    if (nbits == 0) return RSV_OK;
-    rsv_view got;
-    st = rsv_take(&sr->r, nbits, &got);
-    if (st) return st;
-    if (rsv_view_compare(got, rsv_view_make(sr->code, sr->c - nbits, nbits)) != 0)
-        return RSV_ERR_UNKNOWN_SELECTOR;
-    return RSV_OK;
+    rsv_view cc = sr->i == 0 ? rsv_view_make(NULL, 0, 0) : code_at(sr, sr->cur);
+    if (b > cc.len) return RSV_ERR_SORT_BACKSPACE;
+    if (sr->i > 0 && b == 0) {
+        *code = sr->cur;
+        return RSV_OK;
+    }
+    uint64_t r = cc.len - b;
+    rsv_view tail = rsv_view_make(sr->r.data, sr->r.off + sr->r.pos, 0);
+    size_t m = set_size(sr);
+    for (;;) {
+        uint64_t plen = r + tail.len, dmin = UINT64_MAX;
+        for (size_t j = 0; j < m; j++) {
+            rsv_view x = code_at(sr, j);
+            if (!has_prefix(x, cc, r, tail)) continue;
+            if (x.len == plen) {
+                *code = j;
+                return RSV_OK;
+            }
+            if (x.len - plen < dmin) dmin = x.len - plen;
+        }
+        if (dmin == UINT64_MAX) return RSV_ERR_UNKNOWN_SELECTOR;
+        rsv_view got;
+        if ((st = rsv_take(&sr->r, dmin, &got))) return st;
+        tail.len += dmin;
+    }
 }
 
 /* One record's fields up to the end of its value (§10, §2.1, §1.3). */
 typedef struct parsed {
+    uint64_t code;    /* index of the record's code */
     uint64_t kept, S; /* key bits kept from the previous key, literal bits */
     rsv_view lit;
     rsv_value_span v;
@@ -84,9 +177,10 @@ typedef struct parsed {
 
 static rsv_status parse_generic(rsv_stream_reader *sr, parsed *p)
 {
-    rsv_status st = selector(sr);
+    rsv_status st = selector(sr, &p->code);
     if (st) return st;
-    uint64_t prev_bits = 8 * (uint64_t)sr->key_len, bk; /* §2.1 */
+    /* §2.1 against the previous key for the same code, else the empty key */
+    uint64_t prev_bits = sr->i > 0 && p->code == sr->cur ? 8 * (uint64_t)sr->key_len : 0, bk;
     st = rsv_read_eg0(&sr->r, &bk);
     if (st) return st;
     if (bk > prev_bits) return RSV_ERR_BACKSPACE_EXCEEDS_KEY;
@@ -116,6 +210,7 @@ static inline int parse_fast(rsv_stream_reader *sr, parsed *p)
     p->lit = rsv_view_make(r.data, r.off + r.pos, p->S);
     if (!rsv__fast_skip(&r, p->S) || (p->kept + p->S) % 8 != 0) return 0;
     if (!rsv__fast_value(&r, &p->v)) return 0;
+    p->code = sr->cur;
     sr->r = r;
     return 1;
 }
@@ -133,8 +228,13 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
      * the literal is compared with the old key from there on. The key buffer
      * holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
     uint64_t pend = rsv__kw_end_byte(rsv_reader_view(&sr->r));
-    if (sr->i > 0 && !rsv__kw_key_greater(sr->key, sr->key_len, p.kept, p.S, p.lit.data, p.lit.off, pend))
+    if (sr->i > 0 && p.code != sr->cur) {
+        /* a code change: distinct codes of a prefix-free set order by the codes alone */
+        if (rsv_view_compare(code_at(sr, p.code), code_at(sr, sr->cur)) < 0) return RSV_ERR_UNSORTED;
+    } else if (sr->i > 0 &&
+               !rsv__kw_key_greater(sr->key, sr->key_len, p.kept, p.S, p.lit.data, p.lit.off, pend)) {
         return RSV_ERR_UNSORTED;
+    }
     uint64_t nbytes = (p.kept + p.S) / 8; /* kept <= prev_bits and S <= E: no wrap */
     rsv_status st = rsv__grow_bytes(&sr->key, &sr->key_cap, nbytes + RSV_KW_SLACK);
     if (st) return st;
@@ -149,6 +249,9 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
     out->key = sr->key;
     out->key_len = sr->key_len;
     out->end = rsv_reader_position(&sr->r);
+    out->code = p.code;
+    out->code_bits = code_at(sr, p.code);
+    sr->cur = p.code;
     return RSV_OK;
 }
 

@@ -1,6 +1,8 @@
 /* Fuzz data producer (see data_producer.h for the byte layout). */
 #include "data_producer.h"
 
+#include <stdlib.h>
+
 void rsv_fuzz_producer_init(rsv_fuzz_producer *p, const uint8_t *data, size_t size)
 {
     static const uint8_t empty[1];
@@ -61,4 +63,14 @@ const uint8_t *rsv_fuzz_rest(rsv_fuzz_producer *p, size_t *n)
     *n = p->size;
     p->size = 0;
     return p->data;
+}
+
+int rsv_fuzz_tracing(void)
+{
+    static int t = -1;
+    if (t < 0) {
+        const char *e = getenv("RSV_FUZZ_TRACE");
+        t = e && *e && *e != '0';
+    }
+    return t;
 }

@@ -49,4 +49,9 @@ rsv_fuzz_producer rsv_fuzz_split_tail(rsv_fuzz_producer *p, size_t n);
  * *n; the producer is empty afterwards. */
 const uint8_t *rsv_fuzz_rest(rsv_fuzz_producer *p, size_t *n);
 
+/* RSV_FUZZ_TRACE=1 (non-empty, not "0") in the environment: the targets
+ * print what every input does (to read a seed or a crash input). Checked
+ * once per process. */
+int rsv_fuzz_tracing(void);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "guardpage.h"
+#include "reservoir/mem_impl.h" /* the load-bounds oracle's windows (RSV_LOAD_CHECK) */
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -52,8 +53,18 @@ static void unpoison(const uint8_t *lo, const uint8_t *hi)
 }
 #endif
 
+#ifdef RSV_LOAD_CHECK
+/* The poisoned-outside range is also the load-check window, exact to the
+ * byte where ASan's poisoning is exact only to 8 bytes (guard_arena.h). */
+static int g_window;
+#endif
+
 void rsv_fuzz_arena_unpoison(void)
 {
+#ifdef RSV_LOAD_CHECK
+    if (g_window) rsv__load_check_pop();
+    g_window = 0;
+#endif
 #ifdef RSV_FUZZ_ASAN
     unpoison(g_below_lo, g_below_hi);
     if (g_above_lo) unpoison(g_above_lo, arena_end());
@@ -63,9 +74,16 @@ void rsv_fuzz_arena_unpoison(void)
 
 void rsv_fuzz_arena_poison_outside(const void *lo, const void *hi)
 {
+#ifdef RSV_LOAD_CHECK
+    rsv_fuzz_arena_unpoison();
+    rsv__load_check_push(lo, hi);
+    g_window = 1;
+#endif
 #ifdef RSV_FUZZ_ASAN
     const uint8_t *a = (const uint8_t *)lo, *b = (const uint8_t *)hi;
-    rsv_fuzz_arena_unpoison();
+    unpoison(g_below_lo, g_below_hi);
+    if (g_above_lo) unpoison(g_above_lo, arena_end());
+    g_below_lo = g_below_hi = g_above_lo = NULL;
     if (!g_arena.map || a < g_arena.ptr || b > arena_end() || a > b) return;
     /* A window of SLACK bytes below keeps the shadow updates cheap; targets
      * never place a view's data pointer further below the payload. */

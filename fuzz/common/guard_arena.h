@@ -11,7 +11,10 @@
  * while unused payload bytes follow it (A1) is reported too. Above the range
  * the check is exact; below it ASan can only poison whole 8-byte granules,
  * so it is exact to within 7 bytes (never a false alarm). Without ASan the
- * poison calls do nothing. */
+ * poison calls do nothing. In RSV_LOAD_CHECK builds the same range is also
+ * declared as the load-bounds oracle's window (docs/design.md), which is
+ * exact to the byte on both sides and also covers loads the codec makes
+ * outside the arena. */
 #ifndef RSV_FUZZ_GUARD_ARENA_H
 #define RSV_FUZZ_GUARD_ARENA_H
 

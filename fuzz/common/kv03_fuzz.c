@@ -133,6 +133,8 @@ static void finish_list(gen_rec *g, size_t n, int sorted, uint8_t *keys, uint8_t
     for (size_t i = 0; i < n; i++) {
         const uint8_t *k = g[i].klen ? keys + g[i].koff : NULL;
         const uint8_t *v = g[i].vlen ? vals + g[i].voff : NULL;
+        out->codec[i].code = NULL; /* KV03 v2 field: the call's code */
+        out->codec[i].code_bits = 0;
         out->codec[i].key = k;
         out->codec[i].key_len = g[i].klen;
         out->codec[i].value = g[i].state ? rsv_value_present(v, g[i].vlen) : rsv_value_tombstone();

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kv03_fuzz.h"
+#include "splitmix64.h"
 #include "reservoir/oracle_kv03.h"
 
 /* libFuzzer's own byte mutator; weak so that the replay and AFL builds (which
@@ -33,18 +34,12 @@ typedef struct mfile {
     uint64_t c;
 } mfile;
 
-static uint64_t next(uint64_t *s) /* SplitMix64 */
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
+static uint64_t next(rsv_rng *s) { return rsv_rng_next(s); }
 
-static size_t below(uint64_t *s, size_t n) { return n ? (size_t)(next(s) % n) : 0; }
+static size_t below(rsv_rng *s, size_t n) { return n ? (size_t)(next(s) % n) : 0; }
 
 /* Raw byte mutation: libFuzzer's when linked, else flip a few bytes. */
-static size_t raw_mutate(uint8_t *d, size_t size, size_t max, uint64_t *s)
+static size_t raw_mutate(uint8_t *d, size_t size, size_t max, rsv_rng *s)
 {
     if (LLVMFuzzerMutate) return LLVMFuzzerMutate(d, size, max);
     for (int i = 0; i < 4 && size; i++) d[below(s, size)] ^= (uint8_t)(1u << below(s, 8));
@@ -122,7 +117,7 @@ static size_t store(mfile *m, uint8_t *out, size_t max)
     return n;
 }
 
-static void mutate_key(mrec *r, uint64_t *s)
+static void mutate_key(mrec *r, rsv_rng *s)
 {
     switch (below(s, 4)) {
     case 0: /* change a bit inside a byte: a split inside that byte */
@@ -138,7 +133,7 @@ static void mutate_key(mrec *r, uint64_t *s)
     }
 }
 
-static void mutate_value(mrec *r, uint64_t *s)
+static void mutate_value(mrec *r, rsv_rng *s)
 {
     switch (below(s, 4)) {
     case 0: r->present = !r->present; break; /* tombstone <-> present */
@@ -154,7 +149,7 @@ static void mutate_value(mrec *r, uint64_t *s)
     }
 }
 
-static void mutate_policy(mfile *m, uint64_t *s)
+static void mutate_policy(mfile *m, rsv_rng *s)
 {
     static const uint64_t Ks[] = {3, 7, 15, 31, 255, UINT64_MAX};
     static const uint64_t ms[] = {1, 2, 3, 7, 64, 1000, UINT64_MAX, UINT64_MAX - 1, UINT64_C(1) << 63};
@@ -174,7 +169,7 @@ static void mutate_policy(mfile *m, uint64_t *s)
     }
 }
 
-static void mutate_code(mfile *m, uint64_t *s)
+static void mutate_code(mfile *m, rsv_rng *s)
 {
     static const uint64_t lens[] = {0, 1, 2, 7, 8, 9, 63, 64, 65, 511, 512};
     m->c = below(s, 2) ? lens[below(s, sizeof lens / sizeof lens[0])] : below(s, 20);
@@ -183,7 +178,7 @@ static void mutate_code(mfile *m, uint64_t *s)
 }
 
 /* 1..4 record/policy/code edits, then re-encode. */
-static size_t mutate_records(mfile *m, uint8_t *out, size_t max, uint64_t *s)
+static size_t mutate_records(mfile *m, uint8_t *out, size_t max, rsv_rng *s)
 {
     size_t edits = 1 + below(s, 4);
     for (size_t e = 0; e < edits; e++) {
@@ -227,7 +222,7 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
 
 /* Nudge one header or directory field (W, K, N, cw, flags, extent, terminal,
  * U, dictionary/seed bits, L, a section offset or length). */
-static void mutate_field(uint8_t *d, size_t size, uint64_t *s)
+static void mutate_field(uint8_t *d, size_t size, rsv_rng *s)
 {
     static const struct { unsigned at, n; } fld[] = {
         {12, 4}, {18, 1}, {20, 4}, {24, 8}, {40, 8}, {56, 8}, {88, 8},                /* header */
@@ -248,7 +243,7 @@ static void mutate_field(uint8_t *d, size_t size, uint64_t *s)
 
 /* Mutate the bytes of one body region in place (size kept): the data stream
  * (section 0) or the EF/dictionary sections behind it. */
-static void mutate_region(uint8_t *d, size_t size, uint64_t *s)
+static void mutate_region(uint8_t *d, size_t size, rsv_rng *s)
 {
     size_t lo = 96 + 192, hi = size;
     if (size >= 96 + 192 + 16 && below(s, 2)) {
@@ -270,7 +265,7 @@ static void mutate_region(uint8_t *d, size_t size, uint64_t *s)
 
 size_t rsv_kvf_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
-    uint64_t s = seed;
+    rsv_rng s = {seed};
     mfile m;
     size_t out = 0;
     if (load(data, size, &m)) {
@@ -293,7 +288,7 @@ size_t rsv_kvf_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int 
 size_t rsv_kvf_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
                          size_t max_out, unsigned int seed)
 {
-    uint64_t s = seed;
+    rsv_rng s = {seed};
     mfile a, b;
     size_t n = 0;
     int la = load(d1, s1, &a), lb = la && load(d2, s2, &b);

@@ -37,6 +37,7 @@
 #include "guard_arena.h"
 #include "kv03_fuzz.h"
 #include "reservoir/kv03.h"
+#include "reservoir/mem_impl.h" /* load-check windows (RSV_LOAD_CHECK) */
 #include "reservoir/oracle_kv03.h"
 #include "reservoir/status.h"
 
@@ -48,6 +49,7 @@ typedef struct pctx {
     size_t size;
     rsv_kv03_file f;
     rsv_oracle_kv03_result walk; /* oracle WALK result */
+    uint64_t *codes;             /* its records' dictionary indices (v2) */
     uint8_t *vbuf;               /* frame value copies */
 } pctx;
 
@@ -88,13 +90,37 @@ static void check_open_fields(const pctx *c, const rsv_oracle_kv03_result *o)
     if (bad) fail(c, bad, RSV_OK, RSV_OK);
 }
 
+/* The oracle's format-revision-v2 decoder (the codec reads m >= 2 files:
+ * v1's open check 29 is gone) with its result in the v1 shape: base is
+ * taken over (free it with rsv_oracle_kv03_result_free), the records' code
+ * indices handed to *codes (free()) or dropped (codes = NULL). */
+static void oracle_decode(const uint8_t *bytes, size_t n, const rsv_oracle_kv03_policy *expected,
+                          rsv_oracle_kv03_mode mode, rsv_oracle_kv03_result *o, uint64_t **codes)
+{
+    rsv_oracle_kv03_v2_result v;
+    rsv_oracle_kv03_decode_v2(bytes, n, expected, mode, &v);
+    *o = v.base;
+    rsv_oracle_dict_free(&v.dict);
+    if (codes) *codes = v.code_index;
+    else free(v.code_index);
+}
+
+/* A walker's init failed: only a §6.3 dictionary failure may (m >= 2), with
+ * the oracle's status at record 0, bit 0 (nothing of the stream read). */
+static void check_init_failure(const pctx *c, const char *level, rsv_status st, rsv_kv03_diag d)
+{
+    const rsv_oracle_kv03_result *o = &c->walk;
+    if (st != o->status || o->phase != RSV_ORACLE_PHASE_DICTIONARY) fail(c, level, st, o->status);
+    check_pos(c, level, d, o->record, o->bitpos);
+}
+
 /* Open (§9.1) with only the header and the directory readable. */
 static rsv_status check_open(pctx *c, const rsv_oracle_kv03_policy *oexp, const rsv_kv03_policy *cexp)
 {
     size_t vis = c->size < OPEN_BYTES ? c->size : OPEN_BYTES;
     rsv_oracle_kv03_result o;
     rsv_fuzz_arena_poison_outside(c->file, c->file + vis);
-    rsv_oracle_kv03_decode(c->file, c->size, oexp, RSV_ORACLE_KV03_OPEN, &o);
+    oracle_decode(c->file, c->size, oexp, RSV_ORACLE_KV03_OPEN, &o, NULL);
     rsv_kv03_file f;
     memset(&f, 0, sizeof f);
     rsv_status st = rsv_kv03_open(c->file, c->size, cexp, &f);
@@ -118,7 +144,12 @@ static void walk_cursor(pctx *c, int full)
     int more = 1;
     uint64_t i = 0;
     rsv_status st = rsv_kv03_cursor_init(&cur, &c->f);
-    if (st) fail(c, "cursor_init", st, RSV_OK);
+    if (st) {
+        check_init_failure(c, "cursor_init", st, rsv_kv03_cursor_diag(&cur));
+        if (rsv_kv03_cursor_next(&cur, &e, &more) != RSV_ERR_POISONED) fail(c, "cursor after init failure", st, o->status);
+        rsv_kv03_cursor_free(&cur);
+        return;
+    }
     for (;;) {
         st = full ? rsv_kv03_cursor_record(&cur, &e, &more) : rsv_kv03_cursor_next(&cur, &e, &more);
         if (st || !more) break;
@@ -158,15 +189,37 @@ static void walk_cursor(pctx *c, int full)
     rsv_kv03_cursor_free(&cur);
 }
 
+/* The harness's own bit comparison (through the codec's rsv_view_bit_equal):
+ * in RSV_LOAD_CHECK builds it may load the literal's and the oracle key's
+ * bytes, not only the walk's window. */
+static int bits_equal(rsv_view a, rsv_view b)
+{
+#ifdef RSV_LOAD_CHECK
+    uintptr_t pa = (uintptr_t)a.data, pb = (uintptr_t)b.data;
+    rsv__load_check_push((const void *)(pa + (uintptr_t)(a.off >> 3)), (const void *)(pa + (uintptr_t)((a.off + a.len + 7) >> 3)));
+    rsv__load_check_also((const void *)(pb + (uintptr_t)(b.off >> 3)), (const void *)(pb + (uintptr_t)((b.off + b.len + 7) >> 3)));
+    int eq = rsv_view_bit_equal(a, b);
+    rsv__load_check_pop();
+    return eq;
+#else
+    return rsv_view_bit_equal(a, b);
+#endif
+}
+
 static void check_frame(pctx *c, const rsv_kv03_frame *fr, uint64_t i)
 {
     const rsv_oracle_record *w = &c->walk.records.items[i];
     const char *bad = NULL;
+    rsv_view cv;
     if (fr->index != i) bad = "frame index";
     else if (fr->key_bits != 8 * (uint64_t)w->key_len) bad = "frame key bits";
     else if (fr->local > fr->key_bits || fr->literal.len != fr->key_bits - fr->local) bad = "frame literal length";
-    else if (fr->retained != fr->local + c->f.dict_bits) bad = "frame R != local + c";
-    else if (fr->literal.len && !rsv_view_bit_equal(fr->literal, rsv_view_make(w->key, fr->local, fr->literal.len)))
+    else if (fr->code != (c->codes ? c->codes[i] : 0)) bad = "frame code index";
+    else if (rsv_kv03_code(&c->f, fr->code, &cv) != RSV_OK) bad = "frame code lookup";
+    else if (fr->retained != fr->local + cv.len &&
+             !(fr->local == 0 && fr->retained < cv.len && !fr->block_start)) /* only a transition: R < |C| */
+        bad = "frame R != local + |C|";
+    else if (fr->literal.len && !bits_equal(fr->literal, rsv_view_make(w->key, fr->local, fr->literal.len)))
         bad = "frame literal bits";
     else if ((fr->value.kind == RSV_VALUE_PRESENT) != (w->state == RSV_ORACLE_PRESENT)) bad = "frame value state";
     else if (fr->value.kind == RSV_VALUE_PRESENT) {
@@ -195,7 +248,11 @@ static void walk_frames(pctx *c)
     int more = 1;
     uint64_t i = 0;
     rsv_status st = rsv_kv03_frames_init(&fw, &c->f);
-    if (st) fail(c, "frames_init", st, RSV_OK);
+    if (st) {
+        check_init_failure(c, "frames_init", st, rsv_kv03_frames_diag(&fw));
+        if (rsv_kv03_frames_next(&fw, &fr, &more) != RSV_ERR_POISONED) fail(c, "frames after init failure", st, o->status);
+        return;
+    }
     for (;;) {
         st = rsv_kv03_frames_next(&fw, &fr, &more);
         if (st || !more) break;
@@ -224,11 +281,13 @@ static void walk_frames(pctx *c)
 static void walks(pctx *c)
 {
     const rsv_kv03_file *f = &c->f;
-    rsv_oracle_kv03_decode(c->file, c->size, NULL, RSV_ORACLE_KV03_WALK, &c->walk);
-    if (c->walk.status != RSV_OK && c->walk.phase != RSV_ORACLE_PHASE_SCAN)
+    oracle_decode(c->file, c->size, NULL, RSV_ORACLE_KV03_WALK, &c->walk, &c->codes);
+    if (c->walk.status != RSV_OK && c->walk.phase != RSV_ORACLE_PHASE_SCAN &&
+        c->walk.phase != RSV_ORACLE_PHASE_DICTIONARY)
         fail(c, "oracle WALK failed outside the walk after a codec open", RSV_OK, c->walk.status);
-    /* Walks may read sections 0..4 only (data stream, EF). */
-    const uint8_t *lo = f->body + f->sec_off[0], *hi = f->body + f->sec_off[4] + f->sec_len[4];
+    /* Walks may read sections 0..7 only (data stream, EF; dictionary,
+     * offsets and seeds of a multi-code file, §6.3). */
+    const uint8_t *lo = f->body + f->sec_off[0], *hi = f->body + f->sec_off[7] + f->sec_len[7];
     rsv_fuzz_arena_poison_outside(lo, hi);
     walk_cursor(c, 1);
     walk_cursor(c, 0);
@@ -282,7 +341,7 @@ void rsv_kvf_parse_check(const char *target, const uint8_t *data, size_t size)
     }
 
     rsv_oracle_kv03_result s;
-    rsv_oracle_kv03_decode(c.file, c.size, NULL, RSV_ORACLE_KV03_SCAN, &s);
+    oracle_decode(c.file, c.size, NULL, RSV_ORACLE_KV03_SCAN, &s, NULL);
     if (ost != RSV_OK) {
         if (s.status != ost) fail(&c, "oracle SCAN vs OPEN status on a file that does not open", ost, s.status);
     } else {
@@ -294,11 +353,14 @@ void rsv_kvf_parse_check(const char *target, const uint8_t *data, size_t size)
             d.status = st;
             check_pos(&c, "scan", d, s.record, s.bitpos);
         }
-        if (st == RSV_OK) reencode(&c, &s);
+        /* one-code files only: a multi-code re-encode needs the per-record
+         * codes the v2 writers take */
+        if (st == RSV_OK && c.f.m <= 1) reencode(&c, &s);
         rsv_kv03_close(&c.f);
     }
     rsv_oracle_kv03_result_free(&s);
     rsv_oracle_kv03_result_free(&c.walk);
+    free(c.codes);
     free(c.vbuf);
     rsv_fuzz_arena_unpoison();
 }

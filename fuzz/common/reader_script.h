@@ -33,8 +33,10 @@
  *       0: u8   1: rem   2: rem + 1   3: 2^64-1   4: u64   5: u16
  *       6: rem - min(u8, rem)   7: len
  *
- * After the script the target drains the view (CODES.md §8): read(0),
- * take(0), skip(0), then 13-bit reads until one fails, then read(remaining). */
+ * Every step runs through the reader comparison engine (tests/support/diff.h,
+ * rsv_diff_apply). After the script the target drains the view with
+ * rsv_diff_drain (CODES.md §8): read(0), take(0), skip(0), 13-bit reads until
+ * one fails, read(remaining), the zero-width trio again, read(1). */
 #ifndef RSV_FUZZ_READER_SCRIPT_H
 #define RSV_FUZZ_READER_SCRIPT_H
 

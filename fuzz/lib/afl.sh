@@ -47,7 +47,7 @@ afl_run() {
     while IFS= read -r -d '' f; do
         (( $(stat -c %s "$f") <= max_len )) || continue
         cp "$f" "$afl/in/seed$((n++))"
-    done < <(find "$ROOT/corpus/$t" "$work/corpus" -type f ! -name '.*' -print0 2>/dev/null)
+    done < <(find "${RSV_FUZZ_SEED_DIR:-$ROOT/corpus/$t}" "$work/corpus" -type f ! -name '.*' -print0 2>/dev/null)
     (( n > 0 )) || printf 'A' >"$afl/in/seed0"
     local before=$n dict; dict=$(dict_for "$t")
     local i role cmd

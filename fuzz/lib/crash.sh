@@ -129,13 +129,19 @@ cmd_reproduce() {
     t=$(target_of_file "$f") || die "cannot tell the target of $f (name it <kind>-<target>-..., or write $f.meta with target=...)"
     engine=$(meta_get "$f" engine); engine=${engine:-libfuzzer}
     label=$(meta_get "$f" sanitizer); label=${label:-asan-ubsan}
-    if targets | grep -qx "$t"; then
+    local planted; planted=$(meta_get "$f" planted)
+    if [[ -n $planted ]]; then
+        # Found by a planted self-test build (RSV_SELFTEST_PLANT): only that
+        # build has the divergence.
+        bin=$(meta_get "$f" binary)
+        if [[ ! -x $bin ]]; then selftest_build_plant "$engine" "$planted"; bin=$SELFTEST_BIN; fi
+    elif targets | grep -qx "$t"; then
         configure_and_build "$engine" "$label"
         bin="$BIN_DIR/$t"
     else
         # Not a production target (the planted-bug self-test): use what built it.
         bin=$(meta_get "$f" binary)
-        if [[ ! -x $bin ]]; then selftest_build "$engine"; bin=$SELFTEST_BIN; fi
+        if [[ ! -x $bin ]]; then selftest_build_toy "$engine"; bin=$SELFTEST_BIN; fi
     fi
     local cmd
     # shellcheck disable=SC2206

@@ -9,10 +9,41 @@
 # Then: minimize every corpus into build/nightly/minimized/<target>/ (the
 # checked-in corpus is rewritten only with --update-corpus), replay checked-in
 # + minimized corpora under MSan and under UBSan (replay engine), run the
-# bounded-exhaustive differential driver at --max-len 20 (22 with a budget of
-# an hour or more) when a build of
+# bounded-exhaustive differential driver (rsv_diffcheck; --max-len 16, 18 with
+# a budget of 30 minutes or more, 20 with two hours or more) when a build of
 # rsv_diffcheck exists, write the coverage report (build/coverage/) and
-# build/nightly/summary.md + summary.json. Exit 1 on any finding.
+# build/nightly/summary.md + summary.json. Then mutation testing of codec/
+# (tests/mutation/run, docs/mutation.md; its score goes into the summary, a
+# surviving mutant not argued equivalent is a finding). Exit 1 on any finding.
+#
+# A part that does not finish within its time budget is a failure, unless the
+# budget was explicitly reduced (RSV_NIGHTLY_DIFFCHECK_SECONDS below the
+# default): then it is recorded as incomplete. fuzz/lib/nightly_budget_test.sh
+# tests that rule.
+
+# The diffcheck part's time budget: max(budget, 10 minutes), unless
+# RSV_NIGHTLY_DIFFCHECK_SECONDS sets it. Prints "SECONDS REDUCED", REDUCED = 1
+# when that was an explicit reduction below the default.
+diffcheck_budget() {
+    local budget=$1 dflt cap
+    dflt=$(( budget * 60 > 600 ? budget * 60 : 600 ))
+    cap=${RSV_NIGHTLY_DIFFCHECK_SECONDS:-$dflt}
+    [[ $cap =~ ^[1-9][0-9]*$ ]] || die "RSV_NIGHTLY_DIFFCHECK_SECONDS must be a positive integer (got '$cap')"
+    echo "$cap $(( cap < dflt ? 1 : 0 ))"
+}
+
+# The status of a part run under `timeout CAP`, from its exit code: ok, FAIL
+# (a finding), FAIL when the cap cut it off (124) - unless REDUCED, then
+# "incomplete". Returns 1 for a failure.
+capped_status() {
+    local code=$1 cap=$2 reduced=$3
+    if (( code == 0 )); then echo ok; return 0; fi
+    if (( code == 124 )); then
+        if (( reduced )); then echo "incomplete (budget explicitly reduced to ${cap} s)"; return 0; fi
+        echo "FAIL (did not finish within its ${cap} s budget)"; return 1
+    fi
+    echo "FAIL (exit ${code})"; return 1
+}
 
 cmd_nightly() {
     local budget="" update=0 afl=1
@@ -64,13 +95,16 @@ cmd_nightly() {
 
     # 5 (in the background while minimizing, replaying and measuring coverage):
     # the bounded-exhaustive differential driver at a larger size, from an
-    # existing build (preferably the ASan+UBSan one); capped at the budget or
-    # 10 minutes, whichever is longer (a cap is "incomplete", not a finding).
-    # Lengths 0-22 (the issue's nightly size) need about half an hour under a
-    # sanitizer: run them when the budget is an hour or more, 0-20 otherwise;
-    # RSV_NIGHTLY_MAX_LEN overrides.
-    local dlen=${RSV_NIGHTLY_MAX_LEN:-$(( budget >= 60 ? 22 : 20 ))}
-    local diff="" dpid="" dstart dcap=$(( budget * 60 > 600 ? budget * 60 : 600 ))
+    # existing build (preferably the ASan+UBSan one), within the budget or 10
+    # minutes, whichever is longer (diffcheck_budget). The enumeration
+    # (docs/testing.md) doubles per bit of length: under ASan+UBSan, one core,
+    # 0-16 takes about 5 minutes, 0-18 about 20, 0-20 about 80. So: 16, 18
+    # from a 30-minute budget, 20 from two hours; RSV_NIGHTLY_MAX_LEN
+    # overrides (raise RSV_NIGHTLY_DIFFCHECK_SECONDS with it: not finishing in
+    # time is a failure).
+    local dlen=${RSV_NIGHTLY_MAX_LEN:-$(( budget >= 120 ? 20 : budget >= 30 ? 18 : 16 ))}
+    local diff="" dpid="" dstart dcap dreduced
+    read -r dcap dreduced <<<"$(diffcheck_budget "$budget")"
     for diff in "$BUILD_ROOT/asan-ubsan/tests/rsv_diffcheck" "$BUILD_ROOT/msan/tests/rsv_diffcheck" \
         $(find "$BUILD_ROOT" -maxdepth 3 -path '*/tests/rsv_diffcheck' -type f 2>/dev/null | sort) ""; do
         [[ -x $diff ]] && break
@@ -128,10 +162,9 @@ cmd_nightly() {
     done
 
     if [[ -n $dpid ]]; then
-        local drc=0 dstatus=ok
+        local drc=0 dstatus
         wait "$dpid" || drc=$?
-        if (( drc == 124 )); then dstatus="incomplete (${dcap} s cap)"
-        elif (( drc != 0 )); then dstatus=FAIL; rc=1; fi
+        dstatus=$(capped_status "$drc" "$dcap" "$dreduced") || rc=1
         record diffcheck "$dstatus" "$(( $(date +%s) - dstart ))" "$diff --max-len $dlen" "${out#"$ROOT"/}/diffcheck.log"
         echo "nightly: rsv_diffcheck --max-len $dlen: $dstatus ($(( $(date +%s) - dstart )) s)"
     else
@@ -144,6 +177,25 @@ cmd_nightly() {
         record coverage "$t" "$(awk '$1 == "TOTAL" { print $8 - $9 "\t" $8 "\t" $10 "\t" $2 - $3 "\t" $2 "\t" $4 }' "$BUILD_ROOT/coverage/$t.txt")"
     done
     record coverage_all "$(awk '$1 == "TOTAL" { print $8 - $9 "\t" $8 "\t" $10 "\t" $2 - $3 "\t" $2 "\t" $4 }' "$BUILD_ROOT/coverage/report.txt")"
+    # 7. Mutation testing of codec/ (docs/mutation.md): every mutant against the
+    # fast gate, one private build tree per core. Results persist in
+    # build/mutation-nightly/ and --resume keeps them while the tree is
+    # unchanged, so RSV_NIGHTLY_MUTATION_MINUTES (a cap per night) still
+    # completes the set over several nights. RSV_NIGHTLY_MUTATION=0 skips it.
+    if [[ ${RSV_NIGHTLY_MUTATION:-1} != 0 ]]; then
+        local mdir="$BUILD_ROOT/mutation-nightly" mrc=0
+        local margs=(--jobs "$cores" --build-dir "$BUILD_ROOT/mutation" --report-dir "$mdir" --resume)
+        [[ -n ${RSV_NIGHTLY_MUTATION_MINUTES:-} ]] && margs+=(--budget-minutes "$RSV_NIGHTLY_MUTATION_MINUTES")
+        echo "+ tests/mutation/run ${margs[*]}"
+        python3 "$ROOT/tests/mutation/run" "${margs[@]}" >"$out/mutation.log" 2>&1 || mrc=$?
+        if [[ -f $mdir/mutation-report.json ]]; then
+            cp "$mdir/mutation-report.md" "$mdir/mutation-report.json" "$out/"
+            record mutation "$mrc" "$out/mutation-report.json" "${out#"$ROOT"/}/mutation.log"
+        else
+            record mutation "$mrc" "" "${out#"$ROOT"/}/mutation.log"
+        fi
+        tail -3 "$out/mutation.log"
+    fi
     record meta "$budget" "$(( $(date +%s) - start ))" "$cores" "$update" "${BUILD_ROOT#"$ROOT"/}/coverage/index.html"
 
     python3 "$ROOT/fuzz/lib/nightly_summary.py" "$rec" "$out/summary.md" "$out/summary.json" || rc=1

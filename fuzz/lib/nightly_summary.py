@@ -23,7 +23,7 @@ def main(argv):
     if len(argv) != 4:
         sys.stderr.write(__doc__)
         return 2
-    targets, diffcheck, meta, cov_all = {}, {}, {}, {}
+    targets, diffcheck, meta, cov_all, mutation = {}, {}, {}, {}, {}
 
     def tgt(name):
         return targets.setdefault(name, {"target": name, "engines": {}, "replays": {}})
@@ -56,6 +56,8 @@ def main(argv):
                     cov_all = cov(r[1:7])
             elif kind == "diffcheck":
                 diffcheck = {"status": r[1], "seconds": num(r[2]), "command": r[3], "log": r[4]}
+            elif kind == "mutation":
+                mutation = read_mutation(r[1], r[2] if len(r) > 2 else "", r[3] if len(r) > 3 else "")
             elif kind == "meta":
                 meta = {"budget_minutes": num(r[1]), "wall_seconds": num(r[2]), "cores": num(r[3]),
                         "corpus_updated": r[4] == "1", "coverage_report": r[5]}
@@ -72,17 +74,37 @@ def main(argv):
         for san, rp in t["replays"].items():
             if rp["status"] != "ok":
                 findings.append(f"{t['target']}: {san} replay failed ({rp['log']})")
-    if diffcheck.get("status") == "FAIL":
-        findings.append(f"rsv_diffcheck --max-len 20 failed ({diffcheck['log']})")
+    if mutation:
+        if mutation.get("survivors"):
+            findings.append(f"mutation: {len(mutation['survivors'])} surviving mutant(s) not argued equivalent: "
+                            f"{' '.join(mutation['survivors'][:20])} ({mutation.get('report')})")
+        elif mutation.get("exit") not in (0, 130):
+            findings.append(f"mutation: tests/mutation/run exited {mutation.get('exit')} ({mutation.get('log')})")
+    if diffcheck.get("status", "").startswith("FAIL"):
+        findings.append(f"`{diffcheck['command']}`: {diffcheck['status']} ({diffcheck['log']})")
 
     doc = {"meta": meta, "targets": list(targets.values()), "diffcheck": diffcheck,
-           "coverage_total": cov_all, "findings": findings}
+           "coverage_total": cov_all, "mutation": mutation, "findings": findings}
     with open(argv[3], "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=2)
         f.write("\n")
     with open(argv[2], "w", encoding="utf-8") as f:
         f.write(render_md(doc))
     return 1 if findings else 0
+
+
+def read_mutation(rc, report, log):
+    """The mutation run's summary (tests/mutation/run writes the JSON)."""
+    m = {"exit": num(rc), "report": report, "log": log}
+    try:
+        with open(report, encoding="utf-8") as f:
+            s = json.load(f)["summary"]
+    except (OSError, ValueError, KeyError):
+        return m
+    for k in ("score_percent", "killed_including_timeouts", "scored", "survivors", "evaluated", "selected",
+              "generated", "complete", "status", "wall_s", "mean_mutant_s"):
+        m[k] = s.get(k)
+    return m
 
 
 def cov(v):
@@ -131,6 +153,18 @@ def render_md(doc):
     d = doc["diffcheck"]
     out += ["", f"Bounded-exhaustive differential driver (`{d.get('command')}`): {d.get('status')}"
             f"{' in ' + str(d.get('seconds')) + ' s' if d.get('status') != 'skipped' else ''}.", ""]
+    mu = doc.get("mutation") or {}
+    if mu:
+        if mu.get("score_percent") is not None or mu.get("evaluated"):
+            st = mu.get("status") or {}
+            out += [f"Mutation testing of codec/ (`{mu.get('report')}`): score **{mu.get('score_percent')} %** "
+                    f"({mu.get('killed_including_timeouts')} of {mu.get('scored')} killed, timeouts included), "
+                    f"{len(mu.get('survivors') or [])} unlisted survivor(s), {st.get('EQUIVALENT', 0)} equivalent, "
+                    f"{st.get('NOT_COMPILED', 0)} not compiled, {st.get('BINARY_IDENTICAL', 0)} binary-identical, "
+                    f"{st.get('BROKEN', 0)} broken; {mu.get('evaluated')} of {mu.get('selected')} mutants evaluated"
+                    f"{'' if mu.get('complete') else ' (INCOMPLETE: continues next night)'}, {mu.get('wall_s')} s.", ""]
+        else:
+            out += [f"Mutation testing of codec/: no report (exit {mu.get('exit')}, log `{mu.get('log')}`).", ""]
     out += ["## Findings", ""]
     out += [f"- {x}" for x in doc["findings"]] or ["None."]
     out.append("")

@@ -1,32 +1,58 @@
-# ctest registrations of the fuzzing pipeline's own tests (docs/fuzzing.md):
-#   fuzz_selftest_libfuzzer  (label fuzz-selftest)      libFuzzer finds the planted bug
-#   fuzz_selftest_afl        (label fuzz-selftest-afl)  AFL++ finds it (skipped: exit 77
-#                                                       when afl-clang-fast is missing)
-#   fuzz_oss_fuzz_build      (label fuzz)               fuzz/oss_fuzz_build.sh in an
-#                                                       emulated OSS-Fuzz environment
-# They build their own binaries with clang, so only clang builds of the replay
-# or libfuzzer engines register them; MSan builds skip them (they test the
-# fuzzing pipeline, which does not change under MSan, and would only add time).
-# planted_bug.c is compiled by fuzz/fuzz itself, never by this project.
-if(NOT BUILD_TESTING OR NOT CMAKE_C_COMPILER_ID MATCHES "Clang"
-   OR NOT RSV_FUZZ_ENGINE MATCHES "^(replay|libfuzzer)$" OR CMAKE_C_FLAGS MATCHES "sanitize=memory")
+# ctest registrations of the fuzzing pipeline's own tests (docs/fuzzing.md,
+# "Self-tests"):
+#   fuzz_selftest_libfuzzer_plant{1,2,3}  (label fuzz-selftest)
+#   fuzz_selftest_afl_plant{1,2,3}        (label fuzz-selftest-afl)
+#       a build of the codec with -DRSV_SELFTEST_PLANT=N (its own tree, never
+#       this one) plants a divergence; reader_diff (1), kv03_parse (2) and
+#       merge_diff (3) must find it without a dictionary within 60 s
+#   fuzz_selftest_libfuzzer / fuzz_selftest_afl   the planted_bug.c toy
+#       (sanitizer-class finding and reproduction)
+#   fuzz_oss_fuzz_build      (label fuzz)  fuzz/oss_fuzz_check.sh in an
+#                                          emulated OSS-Fuzz environment
+#                                          (clang builds only)
+# The self-tests build their own binaries with clang / afl-clang-fast, found
+# here on the PATH: they are registered whatever compiler builds the project
+# (gcc too) and exit 77 (skipped) when those compilers are missing. Only
+# builds of the replay or libfuzzer engines register them, and not MSan
+# builds (they test the fuzzing pipeline, which MSan does not change).
+# Each takes at most ~2 minutes (a cold build of one target, then <= 60 s of
+# fuzzing); RUN_SERIAL so that the budget is not shared with other tests.
+if(NOT BUILD_TESTING OR NOT RSV_FUZZ_ENGINE MATCHES "^(replay|libfuzzer)$"
+   OR CMAKE_C_FLAGS MATCHES "sanitize=memory")
   return()
 endif()
 
 find_program(RSV_BASH bash REQUIRED)
-set(_rsv_st_env RSV_FUZZ_BUILD_ROOT=${CMAKE_CURRENT_BINARY_DIR}/selftest CC_CLANG=${CMAKE_C_COMPILER})
+find_program(RSV_SELFTEST_CLANG NAMES clang clang-14)
+if(NOT RSV_SELFTEST_CLANG)
+  set(RSV_SELFTEST_CLANG clang) # the self-test then reports SKIP (exit 77)
+endif()
+set(_rsv_st_env RSV_FUZZ_BUILD_ROOT=${CMAKE_CURRENT_BINARY_DIR}/selftest CC_CLANG=${RSV_SELFTEST_CLANG})
 
-add_test(NAME fuzz_selftest_libfuzzer
-  COMMAND ${CMAKE_COMMAND} -E env ${_rsv_st_env}
-          ${RSV_BASH} ${PROJECT_SOURCE_DIR}/fuzz/fuzz selftest --engine libfuzzer --seconds 60)
-set_tests_properties(fuzz_selftest_libfuzzer PROPERTIES LABELS "fuzz-selftest" TIMEOUT 120)
+foreach(engine libfuzzer afl)
+  if(engine STREQUAL "afl")
+    set(_label fuzz-selftest-afl)
+  else()
+    set(_label fuzz-selftest)
+  endif()
+  foreach(plant toy 1 2 3)
+    if(plant STREQUAL "toy")
+      set(_name fuzz_selftest_${engine})
+    else()
+      set(_name fuzz_selftest_${engine}_plant${plant})
+    endif()
+    add_test(NAME ${_name}
+      COMMAND ${CMAKE_COMMAND} -E env ${_rsv_st_env}
+              ${RSV_BASH} ${PROJECT_SOURCE_DIR}/fuzz/fuzz selftest --engine ${engine} --plant ${plant} --seconds 60)
+    set_tests_properties(${_name} PROPERTIES LABELS "${_label}" TIMEOUT 240 SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+  endforeach()
+endforeach()
 
-add_test(NAME fuzz_selftest_afl
-  COMMAND ${CMAKE_COMMAND} -E env ${_rsv_st_env}
-          ${RSV_BASH} ${PROJECT_SOURCE_DIR}/fuzz/fuzz selftest --engine afl --seconds 60)
-set_tests_properties(fuzz_selftest_afl PROPERTIES LABELS "fuzz-selftest-afl" TIMEOUT 150
-  SKIP_RETURN_CODE 77)
-
+# The emulated OSS-Fuzz build compiles with the project's compiler, which
+# must then be clang.
+if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+  return()
+endif()
 add_test(NAME fuzz_oss_fuzz_build
   COMMAND ${CMAKE_COMMAND} -E env CC=${CMAKE_C_COMPILER}
           RSV_OSS_FUZZ_CHECK_DIR=${CMAKE_CURRENT_BINARY_DIR}/oss-fuzz-check

@@ -42,6 +42,37 @@ void ob_copy_view_bits(uint8_t *dst, uint64_t at, rsv_view sub, uint64_t nbits)
     }
 }
 
+rsv_status ob_read_key_suffix(ob_cursor *cur, uint64_t kept, uint64_t *S, rsv_view *literal)
+{
+    rsv_status st = ob_cur_eg(cur, 0, S);
+    if (st != RSV_OK)
+        return st;
+    st = ob_cur_take(cur, *S, literal);
+    if (st != RSV_OK)
+        return st;
+    /* kept + S is evaluated mod 2^64 (8 divides 2^64, so mod 8 is exact). */
+    if ((kept + *S) % 8 != 0)
+        return RSV_ERR_KEY_ENDS_INSIDE_BYTE;
+    return RSV_OK;
+}
+
+rsv_status ob_rebuild_key(const uint8_t *prev, uint64_t kept, rsv_view literal, uint64_t S,
+                          size_t key_len, uint8_t **key)
+{
+    *key = NULL;
+    if (key_len == 0)
+        return RSV_OK;
+    uint8_t *k = calloc(key_len, 1);
+    if (k == NULL)
+        return RSV_ERR_NOMEM;
+    for (uint64_t j = 0; j < kept; j++)
+        if (ob_key_bit(prev, j))
+            k[j / 8] |= (uint8_t)(0x80u >> (unsigned)(j % 8));
+    ob_copy_view_bits(k, kept, literal, S);
+    *key = k;
+    return RSV_OK;
+}
+
 rsv_status ob_read_value(ob_cursor *cur, rsv_oracle_value_state *state, uint8_t **bytes,
                          size_t *n_out)
 {

@@ -60,6 +60,17 @@ rsv_status ob_cur_take(ob_cursor *cur, uint64_t n, rsv_view *sub);
  * rsv_oracle_read) into dst starting at dst bit `at` (dst pre-zeroed). */
 void ob_copy_view_bits(uint8_t *dst, uint64_t at, rsv_view sub, uint64_t nbits);
 
+/* The key suffix of §2.1/§2.2: S = EG0; literal = take(S);
+ * (kept + S) mod 8 != 0 -> RSV_ERR_KEY_ENDS_INSIDE_BYTE (after the take).
+ * Codec errors propagate at their position. */
+rsv_status ob_read_key_suffix(ob_cursor *cur, uint64_t kept, uint64_t *S, rsv_view *literal);
+
+/* K = prev bits [0, kept) || bits [0, S) of literal, as key_len bytes
+ * (kept + S = 8 * key_len); *key is malloc'd, NULL when key_len = 0.
+ * RSV_ERR_NOMEM. */
+rsv_status ob_rebuild_key(const uint8_t *prev, uint64_t kept, rsv_view literal, uint64_t S,
+                          size_t key_len, uint8_t **key);
+
 /* Reads a §1.3 value at the cursor. On success *state is set, for present
  * values *bytes (malloc'd, NULL when n = 0) and *n are set. Errors:
  * codec errors of read(1)/EG0, RSV_ERR_TRUNCATED_VALUE (cursor after the
@@ -78,9 +89,74 @@ rsv_status ob_check_sorted(const rsv_oracle_record *records, size_t n, size_t *b
 rsv_status ob_records_push_owned(rsv_oracle_records *list, uint8_t *key, size_t key_len,
                                  rsv_oracle_value_state state, uint8_t *value, size_t value_len);
 
-/* Internal open (§9.1) and walk used by decode and merge. */
+/* ---- selector codes (selector.c) ---- */
+unsigned ob_code_bit(rsv_oracle_code c, uint64_t j);
+uint64_t ob_code_lcp(rsv_oracle_code a, rsv_oracle_code b);
+int ob_code_is_prefix(rsv_oracle_code p, rsv_oracle_code c); /* equal counts */
+int ob_code_equal(rsv_oracle_code a, rsv_oracle_code b);
+/* Copies bits [from, from + nbits) of src into a new buffer (NULL if 0 bits). */
+rsv_status ob_code_copy(rsv_oracle_code *dst, const uint8_t *src, uint64_t from, uint64_t nbits);
+/* Appends a copy of bits [from, from + nbits) of src to the dictionary. */
+rsv_status ob_dict_push(rsv_oracle_dict *d, const uint8_t *src, uint64_t from, uint64_t nbits);
+/* Logical-key order of (ca || ka) and (cb || kb): <0, 0, >0. */
+int ob_logical_cmp(rsv_oracle_code ca, const uint8_t *ka, size_t kalen, rsv_oracle_code cb,
+                   const uint8_t *kb, size_t kblen);
+/* A malloc'd copy of records[0..n-1] as coded records, every code = C0
+ * (the v1 entry points). NULL on allocation failure. */
+rsv_oracle_crecord *ob_with_code(const rsv_oracle_record *records, size_t n, const uint8_t *c0,
+                                 uint64_t c0_bits);
+/* Appends v to a malloc'd array holding `count` values. */
+rsv_status ob_u64_push(uint64_t **arr, size_t count, uint64_t v);
+
+/* ---- KV03 decode internals (kv03_decode.c, kv03_walk.c, kv03_dict.c) ---- */
+enum { OB_HDR = 96, OB_DIR = 192 };
+uint64_t ob_sec_off(const uint8_t *body, unsigned i); /* section i offset (body-relative) */
+uint64_t ob_sec_len(const uint8_t *body, unsigned i);
+rsv_oracle_ef_view ob_ef_view_of(const uint8_t *file, const rsv_oracle_kv03_result *res);
+rsv_status ob_fail_at(rsv_oracle_kv03_result *res, rsv_status st, rsv_oracle_phase ph,
+                      unsigned step, uint64_t record, uint64_t bitpos);
+
+/* §9.1 open; revision 1 applies check 29 (m >= 2 -> UNSUPPORTED_SELECTORS),
+ * revision 2 does not. */
 rsv_status ob_kv03_open(const uint8_t *file, size_t size, const rsv_oracle_kv03_policy *expected,
-                        rsv_oracle_kv03_result *res);
+                        int revision, rsv_oracle_kv03_result *res);
 rsv_status ob_kv03_load_c0(const uint8_t *file, rsv_oracle_kv03_result *res);
+
+/* The dictionary after a successful open: m <= 1 -> [C0 = section 5] or [];
+ * m >= 2 -> §6.3 steps 1-4 (on failure phase DICTIONARY, step = §6.3 step). */
+rsv_status ob_kv03_read_dict(const uint8_t *file, rsv_oracle_kv03_result *res,
+                             rsv_oracle_dict *dict);
+
+/* What the §3.3 walk leaves for the rest of the scan. */
+typedef struct ob_walk_out {
+    uint64_t *block_offsets; /* bit offset of each block's first record */
+    uint64_t nblocks;
+    int widths_equal;        /* all value widths equal (N > 0) */
+    uint64_t width0;         /* width of record 0's value */
+    uint64_t *code_index;    /* per pushed record: dictionary index */
+    unsigned char *used;     /* per dictionary code: some walked record has it */
+} ob_walk_out;
+void ob_walk_out_free(ob_walk_out *wo);
+
+/* §3.3 steps 1-7 for records 0..N-1 and the terminal check (N > 0); failures
+ * at phase SCAN, step 3. Records go to res->records. */
+rsv_status ob_kv03_walk(const uint8_t *file, const rsv_oracle_dict *dict,
+                        rsv_oracle_kv03_result *res, ob_walk_out *wo);
+
+/* Open, dictionary and scan/walk as the mode says (both revisions). On
+ * success or failure *dict and *code_index (may be NULL: not wanted) hold what
+ * was read. */
+rsv_status ob_kv03_decode(const uint8_t *file, size_t size, const rsv_oracle_kv03_policy *expected,
+                          rsv_oracle_kv03_mode mode, int revision, rsv_oracle_kv03_result *res,
+                          rsv_oracle_dict *dict, uint64_t **code_index);
+
+/* The §11.1 output for records that passed the §11.1 checks. */
+rsv_status ob_kv03_build(const rsv_oracle_crecord *records, size_t n,
+                         const rsv_oracle_kv03_policy *policy, uint8_t **out, size_t *out_len);
+/* §11.1 steps 1-3 for every record in order (revision 2 writers). */
+rsv_status ob_check_coded(const rsv_oracle_crecord *records, size_t n, size_t *bad_index);
+/* Field checks of ob_check_records applied to coded records, plus NULL code
+ * bits with nbits > 0 -> RSV_ERR_INVALID_ARGUMENT. */
+rsv_status ob_check_crecord_fields(const rsv_oracle_crecord *records, size_t n);
 
 #endif

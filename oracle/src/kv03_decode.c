@@ -10,7 +10,7 @@
 
 #define U64_MAX_ UINT64_MAX
 
-enum { HDR = 96, DIR = 192 };
+enum { HDR = OB_HDR, DIR = OB_DIR };
 
 /* Header field offsets (§7). */
 enum {
@@ -25,17 +25,17 @@ enum {
     D_DICTBITS = 32, D_SEEDBITS = 40, D_L = 48, D_SECTIONS = 64
 };
 
-static uint64_t sec_off(const uint8_t *body, unsigned i)
+uint64_t ob_sec_off(const uint8_t *body, unsigned i)
 {
     return ob_le_get(body + D_SECTIONS + 16 * i, 8);
 }
 
-static uint64_t sec_len(const uint8_t *body, unsigned i)
+uint64_t ob_sec_len(const uint8_t *body, unsigned i)
 {
     return ob_le_get(body + D_SECTIONS + 16 * i + 8, 8);
 }
 
-static rsv_status fail_at(rsv_oracle_kv03_result *res, rsv_status st, rsv_oracle_phase ph,
+rsv_status ob_fail_at(rsv_oracle_kv03_result *res, rsv_status st, rsv_oracle_phase ph,
                           unsigned step, uint64_t record, uint64_t bitpos)
 {
     res->status = st;
@@ -48,12 +48,12 @@ static rsv_status fail_at(rsv_oracle_kv03_result *res, rsv_status st, rsv_oracle
 
 static rsv_status open_fail(rsv_oracle_kv03_result *res, rsv_status st, unsigned step)
 {
-    return fail_at(res, st, RSV_ORACLE_PHASE_OPEN, step, 0, 0);
+    return ob_fail_at(res, st, RSV_ORACLE_PHASE_OPEN, step, 0, 0);
 }
 
 static rsv_status scan_fail(rsv_oracle_kv03_result *res, rsv_status st, unsigned step)
 {
-    return fail_at(res, st, RSV_ORACLE_PHASE_SCAN, step, 0, 0);
+    return ob_fail_at(res, st, RSV_ORACLE_PHASE_SCAN, step, 0, 0);
 }
 
 /* Canonical low width for (U, n), §4. */
@@ -73,7 +73,7 @@ static int is_group_size(uint64_t K) /* K = 2^n - 1 with n >= 2 (n = 64 allowed)
 /* ------------------------------------------------------------------------ */
 
 rsv_status ob_kv03_open(const uint8_t *file, size_t size, const rsv_oracle_kv03_policy *expected,
-                        rsv_oracle_kv03_result *res)
+                        int revision, rsv_oracle_kv03_result *res)
 {
     const uint8_t *h = file;
 
@@ -182,7 +182,7 @@ rsv_status ob_kv03_open(const uint8_t *file, size_t size, const rsv_oracle_kv03_
      * for section 0 is 192), offset > body size, or length > body size - offset */
     uint64_t prev_end = DIR;
     for (unsigned i = 0; i < 8; i++) {
-        uint64_t off = sec_off(d, i), len = sec_len(d, i);
+        uint64_t off = ob_sec_off(d, i), len = ob_sec_len(d, i);
         if (off != ob_align8(prev_end) || off > body_size || len > body_size - off)
             return open_fail(res, RSV_ERR_SECTION_RANGE, 22);
         prev_end = off + len;
@@ -199,8 +199,8 @@ rsv_status ob_kv03_open(const uint8_t *file, size_t size, const rsv_oracle_kv03_
     unsigned L = d[D_L];
 
     /* 24. section 0/5/7 lengths vs ceil(bits/8) -> BIT_SECTION_EXTENT */
-    if (sec_len(d, 0) != ob_ceil_div(extent, 8) || sec_len(d, 5) != ob_ceil_div(dict_bits, 8) ||
-        sec_len(d, 7) != ob_ceil_div(seed_bits, 8))
+    if (ob_sec_len(d, 0) != ob_ceil_div(extent, 8) || ob_sec_len(d, 5) != ob_ceil_div(dict_bits, 8) ||
+        ob_sec_len(d, 7) != ob_ceil_div(seed_bits, 8))
         return open_fail(res, RSV_ERR_BIT_SECTION_EXTENT, 24);
 
     /* 25. EF shape, with n = ceil(N/W) + 1 */
@@ -215,12 +215,12 @@ rsv_status ob_kv03_open(const uint8_t *file, size_t size, const rsv_oracle_kv03_
     if ((U >> L) > U64_MAX_ - n) /* (U>>L) + n overflows */
         return open_fail(res, RSV_ERR_EF_SHAPE, 25);
     uint64_t H = (U >> L) + n;
-    if (sec_len(d, 1) != 8 * ob_ceil_div(n * L, 64) || sec_len(d, 2) != 8 * ob_ceil_div(H, 64) ||
-        sec_len(d, 3) != 16 * ob_ceil_div(n, 256) || sec_len(d, 4) % 8 != 0)
+    if (ob_sec_len(d, 1) != 8 * ob_ceil_div(n * L, 64) || ob_sec_len(d, 2) != 8 * ob_ceil_div(H, 64) ||
+        ob_sec_len(d, 3) != 16 * ob_ceil_div(n, 256) || ob_sec_len(d, 4) % 8 != 0)
         return open_fail(res, RSV_ERR_EF_SHAPE, 25);
 
     /* 26. section 6 length = 0 or not a multiple of 8 -> DICTIONARY_SHAPE */
-    uint64_t len6 = sec_len(d, 6);
+    uint64_t len6 = ob_sec_len(d, 6);
     if (len6 == 0 || len6 % 8 != 0)
         return open_fail(res, RSV_ERR_DICTIONARY_SHAPE, 26);
     uint64_t m = len6 / 8 - 1;
@@ -245,8 +245,8 @@ rsv_status ob_kv03_open(const uint8_t *file, size_t size, const rsv_oracle_kv03_
     if (N * cw > extent || U != extent - N * cw)
         return open_fail(res, RSV_ERR_SECTION_SHAPE, 28);
 
-    /* 29. m >= 2 -> UNSUPPORTED_SELECTORS */
-    if (m >= 2)
+    /* 29 (revision 1 only; v2 has no step 29). m >= 2 -> UNSUPPORTED_SELECTORS */
+    if (revision == 1 && m >= 2)
         return open_fail(res, RSV_ERR_UNSUPPORTED_SELECTORS, 29);
 
     res->opened = 1;
@@ -281,191 +281,7 @@ rsv_status ob_kv03_load_c0(const uint8_t *file, rsv_oracle_kv03_result *res)
     res->c0 = malloc((size_t)nbytes);
     if (res->c0 == NULL)
         return RSV_ERR_NOMEM;
-    memcpy(res->c0, body + sec_off(body, 5), (size_t)nbytes);
-    return RSV_OK;
-}
-
-/* ------------------------------------------------------------------------ */
-/* §3.3 record walk                                                         */
-/* ------------------------------------------------------------------------ */
-
-static rsv_oracle_ef_view ef_view_of(const uint8_t *file, const rsv_oracle_kv03_result *res)
-{
-    const uint8_t *body = file + HDR;
-    rsv_oracle_ef_view ef;
-    ef.n = ob_ceil_div(res->n_records, res->policy.W) + 1;
-    ef.U = res->ef_universe;
-    ef.L = res->ef_low_width;
-    ef.low = body + sec_off(body, 1);
-    ef.low_len = sec_len(body, 1);
-    ef.high = body + sec_off(body, 2);
-    ef.high_len = sec_len(body, 2);
-    ef.samples = body + sec_off(body, 3);
-    ef.samples_len = sec_len(body, 3);
-    ef.sparse = body + sec_off(body, 4);
-    ef.sparse_len = sec_len(body, 4);
-    return ef;
-}
-
-typedef struct walk_out {
-    uint64_t *block_offsets; /* bit offset of each block's first record */
-    uint64_t nblocks;
-    int widths_equal;        /* all value widths equal (N > 0) */
-    uint64_t width0;         /* width of record 0's value */
-} walk_out;
-
-static rsv_status walk_fail(rsv_oracle_kv03_result *res, rsv_status st, uint64_t i, uint64_t pos)
-{
-    return fail_at(res, st, RSV_ORACLE_PHASE_SCAN, 3, i, pos);
-}
-
-static rsv_status walk(const uint8_t *file, rsv_oracle_kv03_result *res, walk_out *wo)
-{
-    const uint8_t *body = file + HDR;
-    const uint64_t N = res->n_records, W = res->policy.W, c = res->c0_bits;
-    const uint64_t cw = res->cw; /* absent cw is stored (and counts) as 0 */
-    rsv_oracle_ef_view ef = ef_view_of(file, res);
-    ob_cursor cur;
-    cur.v = rsv_view_make(body + sec_off(body, 0), 0, res->data_extent);
-    cur.pos = 0;
-
-    uint64_t nb = ob_ceil_div(N, W);
-    if (nb > SIZE_MAX / sizeof(uint64_t))
-        return walk_fail(res, RSV_ERR_NOMEM, 0, 0);
-    wo->block_offsets = malloc((size_t)(nb ? nb : 1) * sizeof(uint64_t));
-    if (wo->block_offsets == NULL)
-        return walk_fail(res, RSV_ERR_NOMEM, 0, 0);
-    wo->nblocks = 0;
-    wo->widths_equal = 1;
-    wo->width0 = 0;
-
-    uint64_t cont_prev = c;          /* cont_{-1} = c */
-    uint64_t prev_len = c;           /* previous logical key length (c for i = 0) */
-    const uint8_t *prev_key = NULL;  /* K_{i-1} (owned by res->records) */
-    size_t prev_key_len = 0;
-    rsv_status st;
-
-    for (uint64_t i = 0; i < N; i++) {
-        int block_start = (i % W) == 0;
-        uint64_t R, S, b;
-
-        /* 1. Block start with i > 0: block_offset(i/W) MUST equal the position. */
-        if (block_start && i > 0) {
-            uint64_t sel;
-            st = rsv_oracle_ef_select(&ef, i / W, &sel);
-            if (st != RSV_OK)
-                return walk_fail(res, st, i, cur.pos);
-            /* block_offset(b) = select(b) + ord_b * cw, ord_b = b*W = i;
-             * i*cw <= N*cw <= extent and select <= U: no overflow. */
-            if (sel + i * cw != cur.pos)
-                return walk_fail(res, RSV_ERR_BLOCK_OFFSET, i, cur.pos);
-        }
-        if (block_start)
-            wo->block_offsets[wo->nblocks++] = cur.pos;
-
-        /* 2. Control. */
-        if (block_start) {
-            st = ob_cur_eg(&cur, 0, &R); /* always EG0 at a block start */
-            if (st != RSV_OK)
-                return walk_fail(res, st, i, cur.pos);
-            if (R < c)
-                return walk_fail(res, RSV_ERR_RETAINED_PRECEDES_CODE, i, cur.pos);
-        } else {
-            if (res->policy.bs_kind == RSV_ORACLE_BACKSPACE_EG)
-                st = ob_cur_eg(&cur, res->policy.bs_param, &b);
-            else
-                st = ob_cur_golomb(&cur, res->policy.bs_param, &b);
-            if (st != RSV_OK)
-                return walk_fail(res, st, i, cur.pos);
-            if (b > cont_prev)
-                return walk_fail(res, RSV_ERR_BACKSPACE_EXCEEDS_KEY, i, cur.pos);
-            R = cont_prev - b;
-            if (R < c)
-                return walk_fail(res, RSV_ERR_SORT_TRANSITION, i, cur.pos);
-        }
-
-        /* 3. local = R - c; S = EG0; literal = take(S); (local + S) mod 8 != 0.
-         * local + S is evaluated mod 2^64 (8 divides 2^64, so mod 8 is exact). */
-        uint64_t local = R - c;
-        st = ob_cur_eg(&cur, 0, &S);
-        if (st != RSV_OK)
-            return walk_fail(res, st, i, cur.pos);
-        rsv_view literal;
-        st = ob_cur_take(&cur, S, &literal);
-        if (st != RSV_OK)
-            return walk_fail(res, st, i, cur.pos);
-        if ((local + S) % 8 != 0)
-            return walk_fail(res, RSV_ERR_KEY_ENDS_INSIDE_BYTE, i, cur.pos);
-
-        /* 4. Value (§1.3); with cw present, width != cw -> VALUE_WIDTH. */
-        uint64_t vstart = cur.pos;
-        rsv_oracle_value_state vstate;
-        uint8_t *vbytes;
-        size_t vlen;
-        st = ob_read_value(&cur, &vstate, &vbytes, &vlen);
-        if (st != RSV_OK)
-            return walk_fail(res, st, i, cur.pos);
-        uint64_t width = cur.pos - vstart;
-        if (res->cw_present && width != cw) {
-            free(vbytes);
-            return walk_fail(res, RSV_ERR_VALUE_WIDTH, i, cur.pos);
-        }
-        if (i == 0)
-            wo->width0 = width;
-        else if (width != wo->width0)
-            wo->widths_equal = 0;
-
-        /* 5. cont_prev = c + local + S. */
-        cont_prev = c + local + S;
-
-        /* 6. R > previous logical key length -> MISSING_PREFIX.
-         * K_i = K_{i-1} bits [0, local) || literal. */
-        if (R > prev_len) {
-            free(vbytes);
-            return walk_fail(res, RSV_ERR_MISSING_PREFIX, i, cur.pos);
-        }
-        /* Now local <= 8|K_{i-1}| and S <= extent: local + S cannot wrap. */
-        uint64_t key_bits = local + S;
-        uint64_t key_len = key_bits / 8;
-        if (key_len > SIZE_MAX) {
-            free(vbytes);
-            return walk_fail(res, RSV_ERR_TOO_LARGE, i, cur.pos);
-        }
-        uint8_t *key = NULL;
-        if (key_len > 0) {
-            key = calloc((size_t)key_len, 1);
-            if (key == NULL) {
-                free(vbytes);
-                return walk_fail(res, RSV_ERR_NOMEM, i, cur.pos);
-            }
-            for (uint64_t j = 0; j < local; j++)
-                if (ob_key_bit(prev_key, j))
-                    key[j / 8] |= (uint8_t)(0x80u >> (unsigned)(j % 8));
-            ob_copy_view_bits(key, local, literal, S);
-        }
-
-        /* 7. i > 0 and K_i <= K_{i-1} -> UNSORTED. */
-        if (i > 0 && rsv_oracle_key_compare(key, (size_t)key_len, prev_key, prev_key_len) <= 0) {
-            free(key);
-            free(vbytes);
-            return walk_fail(res, RSV_ERR_UNSORTED, i, cur.pos);
-        }
-
-        st = ob_records_push_owned(&res->records, key, (size_t)key_len, vstate, vbytes, vlen);
-        if (st != RSV_OK) {
-            free(key);
-            free(vbytes);
-            return walk_fail(res, st, i, cur.pos);
-        }
-        prev_key = res->records.items[res->records.count - 1].key;
-        prev_key_len = (size_t)key_len;
-        prev_len = c + key_bits;
-    }
-
-    /* Terminal: position MUST equal the data extent and cont_prev MUST equal
-     * the terminal key length. */
-    if (cur.pos != res->data_extent || cont_prev != res->terminal)
-        return walk_fail(res, RSV_ERR_TERMINAL_MISMATCH, N, cur.pos);
+    memcpy(res->c0, body + ob_sec_off(body, 5), (size_t)nbytes);
     return RSV_OK;
 }
 
@@ -478,7 +294,7 @@ static int padding_nonzero(const uint8_t *body, unsigned sec, uint64_t bits)
     unsigned used = (unsigned)(bits % 8);
     if (used == 0)
         return 0; /* no partial last byte */
-    uint8_t last = body[sec_off(body, sec) + sec_len(body, sec) - 1];
+    uint8_t last = body[ob_sec_off(body, sec) + ob_sec_len(body, sec) - 1];
     unsigned mask = (1u << (8 - used)) - 1u; /* the unused low bits */
     return (last & mask) != 0;
 }
@@ -490,8 +306,17 @@ static int bytes_equal(const uint8_t *a, uint64_t alen, const uint8_t *b, uint64
     return alen == 0 || memcmp(a, b, (size_t)alen) == 0;
 }
 
+/* The v1 m <= 1 part of scan step 2 (section 6 endpoints). */
+static int endpoints_v1_ok(const uint8_t *body, const rsv_oracle_kv03_result *res)
+{
+    const uint8_t *s6 = body + ob_sec_off(body, 6);
+    if (res->m == 1) /* section 6 = [0, dictionary bits] */
+        return ob_le_get(s6, 8) == 0 && ob_le_get(s6 + 8, 8) == res->c0_bits;
+    return ob_le_get(s6, 8) == 0 && res->c0_bits == 0; /* m = 0: [0], no bits */
+}
+
 static rsv_status scan(const uint8_t *file, size_t size, rsv_oracle_kv03_mode mode,
-                       rsv_oracle_kv03_result *res)
+                       rsv_oracle_kv03_result *res, rsv_oracle_dict *dict, ob_walk_out *wo)
 {
     const uint8_t *h = file;
     const uint8_t *body = file + HDR;
@@ -506,19 +331,19 @@ static rsv_status scan(const uint8_t *file, size_t size, rsv_oracle_kv03_mode mo
             return scan_fail(res, RSV_ERR_BODY_CRC, 1);
 
         /* 2. section 6 != [0, dictionary bits] (m = 1), or != [0] with
-         * dictionary bits 0 (m = 0) -> SECTION_ENDPOINTS */
-        const uint8_t *s6 = body + sec_off(body, 6);
-        if (res->m == 1) {
-            if (ob_le_get(s6, 8) != 0 || ob_le_get(s6 + 8, 8) != res->c0_bits)
-                return scan_fail(res, RSV_ERR_SECTION_ENDPOINTS, 2);
-        } else { /* m = 0 (open rejected m >= 2) */
-            if (ob_le_get(s6, 8) != 0 || res->c0_bits != 0)
+         * dictionary bits 0 (m = 0) -> SECTION_ENDPOINTS; m >= 2: §6.3
+         * steps 1-4 (phase DICTIONARY). (Revision 1 open rejected m >= 2.) */
+        if (res->m <= 1) {
+            if (!endpoints_v1_ok(body, res))
                 return scan_fail(res, RSV_ERR_SECTION_ENDPOINTS, 2);
         }
+        st = ob_kv03_read_dict(file, res, dict);
+        if (st != RSV_OK)
+            return st;
         /* block_offset(0) != 0 or block_offset(nb) != data extent ->
          * SECTION_ENDPOINTS (select failures -> EF_CORRUPT), evaluated in
          * that order. */
-        rsv_oracle_ef_view ef = ef_view_of(file, res);
+        rsv_oracle_ef_view ef = ob_ef_view_of(file, res);
         uint64_t sel;
         st = rsv_oracle_ef_select(&ef, 0, &sel);
         if (st != RSV_OK)
@@ -530,78 +355,73 @@ static rsv_status scan(const uint8_t *file, size_t size, rsv_oracle_kv03_mode mo
             return scan_fail(res, st, 2);
         if (sel + N * cw != res->data_extent) /* N*cw <= extent (open 28) */
             return scan_fail(res, RSV_ERR_SECTION_ENDPOINTS, 2);
+    } else {
+        /* Cursor walk: the dictionary is read before the first record. */
+        st = ob_kv03_read_dict(file, res, dict);
+        if (st != RSV_OK)
+            return st;
     }
 
     /* 3. if N > 0: the §3.3 walk and the terminal check. */
-    walk_out wo;
-    memset(&wo, 0, sizeof wo);
     if (N > 0) {
-        st = walk(file, res, &wo);
-        if (st != RSV_OK) {
-            free(wo.block_offsets);
+        st = ob_kv03_walk(file, dict, res, wo);
+        if (st != RSV_OK)
             return st;
-        }
     }
-    if (mode != RSV_ORACLE_KV03_SCAN) {
-        free(wo.block_offsets);
+    if (mode != RSV_ORACLE_KV03_SCAN)
         return RSV_OK;
+
+    /* 3a. m >= 2 and some dictionary code is the code of no walked record. */
+    if (dict->m >= 2) {
+        for (uint64_t j = 0; j < dict->m; j++)
+            if (!wo->used[j])
+                return scan_fail(res, RSV_ERR_UNUSED_SELECTOR, RSV_ORACLE_STEP_3A);
     }
 
     /* 4. cw presence and value as §3.4 prescribes. */
     {
-        int want_present = (N == 0) || wo.widths_equal;
-        uint64_t want_cw = (N == 0 || !want_present) ? 0 : wo.width0;
-        if (want_present != res->cw_present || want_cw != cw) {
-            free(wo.block_offsets);
+        int want_present = (N == 0) || wo->widths_equal;
+        uint64_t want_cw = (N == 0 || !want_present) ? 0 : wo->width0;
+        if (want_present != res->cw_present || want_cw != cw)
             return scan_fail(res, RSV_ERR_COMMON_WIDTH_NONCANONICAL, 4);
-        }
     }
 
     /* 5. any nonzero byte between sections -> NONZERO_GAP */
     for (unsigned i = 1; i < 8; i++) {
-        uint64_t end = sec_off(body, i - 1) + sec_len(body, i - 1);
-        for (uint64_t p = end; p < sec_off(body, i); p++) {
-            if (body[p] != 0) {
-                free(wo.block_offsets);
+        uint64_t end = ob_sec_off(body, i - 1) + ob_sec_len(body, i - 1);
+        for (uint64_t p = end; p < ob_sec_off(body, i); p++)
+            if (body[p] != 0)
                 return scan_fail(res, RSV_ERR_NONZERO_GAP, 5);
-            }
-        }
     }
 
     /* 6. nonzero unused bits in the last byte of section 0, 5 or 7 */
     if (padding_nonzero(body, 0, res->data_extent) || padding_nonzero(body, 5, res->c0_bits) ||
-        padding_nonzero(body, 7, res->seed_bits)) {
-        free(wo.block_offsets);
+        padding_nonzero(body, 7, res->seed_bits))
         return scan_fail(res, RSV_ERR_NONZERO_PADDING, 6);
-    }
 
     /* 7. sections 1-4 byte-identical to the EF built from the walked block
      * offsets: r_b = offset_b - b*W*cw (b < nb), r_nb = extent - N*cw. */
     {
         uint64_t n = nb + 1;
-        if (n > SIZE_MAX / sizeof(uint64_t)) {
-            free(wo.block_offsets);
+        if (n > SIZE_MAX / sizeof(uint64_t))
             return scan_fail(res, RSV_ERR_NOMEM, 7);
-        }
         uint64_t *r = malloc((size_t)n * sizeof(uint64_t));
-        if (r == NULL) {
-            free(wo.block_offsets);
+        if (r == NULL)
             return scan_fail(res, RSV_ERR_NOMEM, 7);
-        }
         for (uint64_t b = 0; b < nb; b++)
-            r[b] = wo.block_offsets[b] - b * W * cw;
+            r[b] = wo->block_offsets[b] - b * W * cw;
         r[nb] = res->data_extent - N * cw;
-        free(wo.block_offsets);
         rsv_oracle_ef ef;
         st = rsv_oracle_ef_build(r, (size_t)n, &ef);
         free(r);
         if (st != RSV_OK) /* unreachable after a successful walk */
             return scan_fail(res, st == RSV_ERR_EF_NONMONOTONE ? RSV_ERR_EF_NONCANONICAL : st, 7);
-        int same = bytes_equal(ef.low, ef.low_len, body + sec_off(body, 1), sec_len(body, 1)) &&
-                   bytes_equal(ef.high, ef.high_len, body + sec_off(body, 2), sec_len(body, 2)) &&
-                   bytes_equal(ef.samples, ef.samples_len, body + sec_off(body, 3),
-                               sec_len(body, 3)) &&
-                   bytes_equal(ef.sparse, ef.sparse_len, body + sec_off(body, 4), sec_len(body, 4));
+        int same = bytes_equal(ef.low, ef.low_len, body + ob_sec_off(body, 1), ob_sec_len(body, 1)) &&
+                   bytes_equal(ef.high, ef.high_len, body + ob_sec_off(body, 2), ob_sec_len(body, 2)) &&
+                   bytes_equal(ef.samples, ef.samples_len, body + ob_sec_off(body, 3),
+                               ob_sec_len(body, 3)) &&
+                   bytes_equal(ef.sparse, ef.sparse_len, body + ob_sec_off(body, 4),
+                               ob_sec_len(body, 4));
         rsv_oracle_ef_free(&ef);
         if (!same)
             return scan_fail(res, RSV_ERR_EF_NONCANONICAL, 7);
@@ -610,15 +430,13 @@ static rsv_status scan(const uint8_t *file, size_t size, rsv_oracle_kv03_mode mo
 }
 
 /* ------------------------------------------------------------------------ */
-/* Public entry points                                                      */
+/* Entry points                                                             */
 /* ------------------------------------------------------------------------ */
 
-rsv_status rsv_oracle_kv03_decode(const uint8_t *file, size_t size,
-                                  const rsv_oracle_kv03_policy *expected,
-                                  rsv_oracle_kv03_mode mode, rsv_oracle_kv03_result *res)
+rsv_status ob_kv03_decode(const uint8_t *file, size_t size, const rsv_oracle_kv03_policy *expected,
+                          rsv_oracle_kv03_mode mode, int revision, rsv_oracle_kv03_result *res,
+                          rsv_oracle_dict *dict, uint64_t **code_index)
 {
-    if (res == NULL)
-        return RSV_ERR_INVALID_ARGUMENT;
     memset(res, 0, sizeof *res);
     if ((file == NULL && size > 0) ||
         (mode != RSV_ORACLE_KV03_OPEN && mode != RSV_ORACLE_KV03_SCAN &&
@@ -626,7 +444,7 @@ rsv_status rsv_oracle_kv03_decode(const uint8_t *file, size_t size,
         res->status = RSV_ERR_INVALID_ARGUMENT;
         return res->status;
     }
-    rsv_status st = ob_kv03_open(file, size, expected, res);
+    rsv_status st = ob_kv03_open(file, size, expected, revision, res);
     if (st != RSV_OK || mode == RSV_ORACLE_KV03_OPEN)
         return st;
     st = ob_kv03_load_c0(file, res);
@@ -634,12 +452,31 @@ rsv_status rsv_oracle_kv03_decode(const uint8_t *file, size_t size,
         res->status = st;
         return st;
     }
-    st = scan(file, size, mode, res);
+    ob_walk_out wo;
+    memset(&wo, 0, sizeof wo);
+    st = scan(file, size, mode, res, dict, &wo);
+    if (code_index != NULL) {
+        *code_index = wo.code_index; /* one entry per pushed record */
+        wo.code_index = NULL;
+    }
+    ob_walk_out_free(&wo);
     if (st == RSV_OK) {
         res->status = RSV_OK;
         res->phase = RSV_ORACLE_PHASE_NONE;
         res->step = 0;
     }
+    return st;
+}
+
+rsv_status rsv_oracle_kv03_decode(const uint8_t *file, size_t size,
+                                  const rsv_oracle_kv03_policy *expected,
+                                  rsv_oracle_kv03_mode mode, rsv_oracle_kv03_result *res)
+{
+    if (res == NULL)
+        return RSV_ERR_INVALID_ARGUMENT;
+    rsv_oracle_dict dict = {0, NULL};
+    rsv_status st = ob_kv03_decode(file, size, expected, mode, 1, res, &dict, NULL);
+    rsv_oracle_dict_free(&dict);
     return st;
 }
 
@@ -650,4 +487,45 @@ void rsv_oracle_kv03_result_free(rsv_oracle_kv03_result *res)
     free(res->c0);
     res->c0 = NULL;
     rsv_oracle_records_free(&res->records);
+}
+
+rsv_status rsv_oracle_kv03_decode_v2(const uint8_t *file, size_t size,
+                                     const rsv_oracle_kv03_policy *expected,
+                                     rsv_oracle_kv03_mode mode, rsv_oracle_kv03_v2_result *res)
+{
+    if (res == NULL)
+        return RSV_ERR_INVALID_ARGUMENT;
+    memset(res, 0, sizeof *res);
+    return ob_kv03_decode(file, size, expected, mode, 2, &res->base, &res->dict,
+                          &res->code_index);
+}
+
+void rsv_oracle_kv03_v2_result_free(rsv_oracle_kv03_v2_result *res)
+{
+    if (res == NULL)
+        return;
+    rsv_oracle_kv03_result_free(&res->base);
+    rsv_oracle_dict_free(&res->dict);
+    free(res->code_index);
+    res->code_index = NULL;
+}
+
+rsv_status rsv_oracle_kv03_v2_coded(const rsv_oracle_kv03_v2_result *res,
+                                    rsv_oracle_crecord **out)
+{
+    if (res == NULL || out == NULL)
+        return RSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    size_t n = res->base.records.count;
+    if (n == 0)
+        return RSV_OK;
+    rsv_oracle_crecord *a = calloc(n, sizeof *a);
+    if (a == NULL)
+        return RSV_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        a[i].rec = res->base.records.items[i];
+        a[i].code = res->dict.codes[res->code_index[i]];
+    }
+    *out = a;
+    return RSV_OK;
 }

@@ -1,12 +1,13 @@
 /* reservoir oracle — KV03 batch writer (KV03.md §11.1): data stream (§3),
  * common width (§3.4), EF (§4), body layout (§5), dictionary and seeds (§6),
- * envelope (§7). The file is a pure function of (records, policy, C0). */
+ * envelope (§7). The file is a pure function of (records with their codes,
+ * policy); the v1 entry point gives every record the one code C0. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-enum { HDR = 96, DIR = 192 };
+enum { HDR = OB_HDR, DIR = OB_DIR };
 
 rsv_oracle_kv03_policy rsv_oracle_kv03_default_policy(void)
 {
@@ -59,6 +60,57 @@ static void put_bytes(uint8_t *dst, const uint8_t *src, uint64_t n)
         memcpy(dst, src, (size_t)n);
 }
 
+/* §11.1 checks of the revision-2 writers, record by record. */
+rsv_status ob_check_crecord_fields(const rsv_oracle_crecord *records, size_t n)
+{
+    if (records == NULL && n > 0)
+        return RSV_ERR_INVALID_ARGUMENT;
+    rsv_status too_large = RSV_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (records[i].code.bits == NULL && records[i].code.nbits > 0)
+            return RSV_ERR_INVALID_ARGUMENT;
+        rsv_status st = ob_check_records(&records[i].rec, 1);
+        if (st == RSV_ERR_INVALID_ARGUMENT)
+            return st;
+        if (st != RSV_OK && too_large == RSV_OK)
+            too_large = st;
+    }
+    return too_large;
+}
+
+rsv_status ob_check_coded(const rsv_oracle_crecord *records, size_t n, size_t *bad_index)
+{
+    for (size_t i = 0; i < n; i++) {
+        rsv_status st = RSV_OK;
+        /* 1. c_i > 512 -> TOO_LARGE (the MAY of §1.2, taken). */
+        if (records[i].code.nbits > RSV_ORACLE_MAX_CODE_BITS)
+            st = RSV_ERR_TOO_LARGE;
+        /* 2. C_i differs from every code of earlier records and is a prefix
+         * of one of them or has one as a prefix -> SELECTOR_PREFIX. */
+        if (st == RSV_OK) {
+            int seen = 0, clash = 0;
+            for (size_t j = 0; j < i; j++) {
+                if (ob_code_equal(records[j].code, records[i].code))
+                    seen = 1;
+                else if (ob_code_is_prefix(records[j].code, records[i].code) ||
+                         ob_code_is_prefix(records[i].code, records[j].code))
+                    clash = 1;
+            }
+            if (!seen && clash)
+                st = RSV_ERR_SELECTOR_PREFIX;
+        }
+        /* 3. i > 0 and C_i || K_i <= C_{i-1} || K_{i-1} -> UNSORTED. */
+        if (st == RSV_OK && i > 0 && rsv_oracle_logical_compare(&records[i], &records[i - 1]) <= 0)
+            st = RSV_ERR_UNSORTED;
+        if (st != RSV_OK) {
+            if (bad_index != NULL)
+                *bad_index = i;
+            return st;
+        }
+    }
+    return RSV_OK;
+}
+
 rsv_status rsv_oracle_kv03_encode(const rsv_oracle_record *records, size_t n_records,
                                   const rsv_oracle_kv03_policy *policy, const uint8_t *c0,
                                   uint64_t c0_bits, uint8_t **out, size_t *out_len,
@@ -74,36 +126,101 @@ rsv_status rsv_oracle_kv03_encode(const rsv_oracle_record *records, size_t n_rec
     rsv_status pst = rsv_oracle_kv03_policy_check(policy);
     if (pst != RSV_OK)
         return pst;
-    if (c0_bits > 512) /* §1.2: codes > 512 bits MAY be rejected */
+    if (c0_bits > RSV_ORACLE_MAX_CODE_BITS) /* §1.2: codes > 512 bits MAY be rejected */
         return RSV_ERR_TOO_LARGE;
     if (st != RSV_OK)
         return st;
     st = ob_check_sorted(records, n_records, bad_index);
     if (st != RSV_OK)
         return st;
+    /* Every record carries C0: the m <= 1 case of the revision-2 writer. */
+    rsv_oracle_crecord *coded = ob_with_code(records, n_records, c0, c0_bits);
+    if (coded == NULL)
+        return RSV_ERR_NOMEM;
+    st = ob_kv03_build(coded, n_records, policy, out, out_len);
+    free(coded);
+    return st;
+}
 
-    const uint64_t N = (uint64_t)n_records, W = policy->W, c = c0_bits;
+rsv_status rsv_oracle_kv03_encode_v2(const rsv_oracle_crecord *records, size_t n,
+                                     const rsv_oracle_kv03_policy *policy, uint8_t **out,
+                                     size_t *out_len, size_t *bad_index)
+{
+    if (out == NULL || out_len == NULL || policy == NULL)
+        return RSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    *out_len = 0;
+    rsv_status st = ob_check_crecord_fields(records, n);
+    if (st == RSV_ERR_INVALID_ARGUMENT)
+        return st;
+    rsv_status pst = rsv_oracle_kv03_policy_check(policy);
+    if (pst != RSV_OK)
+        return pst;
+    if (st != RSV_OK) /* absurd key/value lengths */
+        return st;
+    st = ob_check_coded(records, n, bad_index);
+    if (st != RSV_OK)
+        return st;
+    return ob_kv03_build(records, n, policy, out, out_len);
+}
+
+rsv_status ob_kv03_build(const rsv_oracle_crecord *records, size_t n_records,
+                         const rsv_oracle_kv03_policy *policy, uint8_t **out, size_t *out_len)
+{
+    const uint64_t N = (uint64_t)n_records, W = policy->W;
     const uint64_t nb = ob_ceil_div(N, W);
+    rsv_status st;
+
+    /* ---- §6.1 dictionary: codes in order of first appearance (records are
+     * sorted by logical key, so a new code starts where the code changes) ---- */
+    rsv_oracle_dict dict = {0, NULL};
+    uint64_t *index = malloc((size_t)(N ? N : 1) * sizeof(uint64_t));
+    uint64_t *block_off = malloc((size_t)(nb + 1) * sizeof(uint64_t));
+    if (index == NULL || block_off == NULL) {
+        free(index);
+        free(block_off);
+        return RSV_ERR_NOMEM;
+    }
+    for (uint64_t i = 0; i < N; i++) {
+        if (i == 0 || !ob_code_equal(records[i].code, records[i - 1].code)) {
+            st = ob_dict_push(&dict, records[i].code.bits, 0, records[i].code.nbits);
+            if (st != RSV_OK) {
+                free(index);
+                free(block_off);
+                rsv_oracle_dict_free(&dict);
+                return st;
+            }
+        }
+        index[i] = dict.m - 1;
+    }
+    const uint64_t m = dict.m;
 
     /* ---- §3.2 data stream ---- */
     ob_bitbuf bb;
     ob_bb_init(&bb);
-    uint64_t *block_off = malloc((size_t)(nb + 1) * sizeof(uint64_t));
-    if (block_off == NULL)
-        return RSV_ERR_NOMEM;
-    uint64_t cont_prev = c; /* cont_{-1} = c */
+    uint64_t cont_prev = 0;
     int widths_equal = 1;
     uint64_t width0 = 0;
     for (uint64_t i = 0; i < N; i++) {
-        const rsv_oracle_record *k = &records[i];
-        uint64_t key_bits = 8 * (uint64_t)k->key_len;
-        /* R_0 = c; R_i = c + lcp(K_{i-1}, K_i) (exact lcp, also at block starts). */
-        uint64_t R = c;
-        if (i > 0)
-            R = c + ob_lcp_bits(records[i - 1].key, records[i - 1].key_len, k->key, k->key_len);
-        uint64_t local = R - c;
-        uint64_t S = key_bits - local;
-        if (i % W == 0) {
+        const rsv_oracle_crecord *k = &records[i];
+        const rsv_oracle_code C = k->code;
+        const uint64_t c = C.nbits, key_bits = 8 * (uint64_t)k->rec.key_len;
+        const int block_start = (i % W) == 0;
+        const int continues = i > 0 && index[i] == index[i - 1];
+        uint64_t R, local;
+        if (continues) { /* R = c + lcp(K_{i-1}, K_i), local = lcp */
+            local = ob_lcp_bits(records[i - 1].rec.key, records[i - 1].rec.key_len, k->rec.key,
+                                k->rec.key_len);
+            R = c + local;
+        } else if (block_start) { /* record 0, or a code change at a block start */
+            R = c;
+            local = 0;
+        } else { /* transition: R = lcp(C_{i-1}, C_i) */
+            R = ob_code_lcp(records[i - 1].code, C);
+            local = 0;
+        }
+        const uint64_t S = key_bits - local;
+        if (block_start) {
             block_off[i / W] = bb.nbits;
             ob_bb_eg(&bb, R, 0); /* block start control: EG0(R) */
         } else if (policy->bs_kind == RSV_ORACLE_BACKSPACE_EG) {
@@ -111,9 +228,11 @@ rsv_status rsv_oracle_kv03_encode(const rsv_oracle_record *records, size_t n_rec
         } else {
             ob_bb_golomb(&bb, cont_prev - R, policy->bs_param);
         }
-        ob_bb_eg(&bb, S, 0);                          /* key header EG0(S) */
-        ob_bb_key_bits(&bb, k->key, local, key_bits); /* key literal */
-        uint64_t width = ob_bb_value(&bb, k);         /* value §1.3 */
+        if (!block_start && !continues)
+            ob_bb_key_bits(&bb, C.bits, R, c);            /* transition tail C bits [R, c) */
+        ob_bb_eg(&bb, S, 0);                              /* key header EG0(S) */
+        ob_bb_key_bits(&bb, k->rec.key, local, key_bits); /* key literal */
+        uint64_t width = ob_bb_value(&bb, &k->rec);       /* value §1.3 */
         if (i == 0)
             width0 = width;
         else if (width != width0)
@@ -122,7 +241,9 @@ rsv_status rsv_oracle_kv03_encode(const rsv_oracle_record *records, size_t n_rec
     }
     if (bb.err != RSV_OK) {
         st = bb.err;
+        free(index);
         free(block_off);
+        rsv_oracle_dict_free(&dict);
         ob_bb_free(&bb);
         return st;
     }
@@ -141,14 +262,18 @@ rsv_status rsv_oracle_kv03_encode(const rsv_oracle_record *records, size_t n_rec
     st = rsv_oracle_ef_build(block_off, (size_t)(nb + 1), &ef);
     free(block_off);
     if (st != RSV_OK) {
+        free(index);
+        rsv_oracle_dict_free(&dict);
         ob_bb_free(&bb);
         return st;
     }
 
-    /* ---- §6.1 dictionary and seeds ---- */
-    const uint64_t dict_bits = N > 0 ? c : 0;
-    const uint64_t m = N > 0 ? 1 : 0;
-    const uint64_t seed_bits = 0;
+    /* ---- §6 dictionary bits, seeds: w = bitlen(m - 1) bits per block ---- */
+    uint64_t dict_bits = 0;
+    for (uint64_t j = 0; j < m; j++)
+        dict_bits += dict.codes[j].nbits;
+    const unsigned w = m >= 2 ? ob_bitlen(m - 1) : 0;
+    const uint64_t seed_bits = nb * w;
 
     /* ---- §5 layout ---- */
     uint64_t off[8], len[8];
@@ -169,6 +294,8 @@ rsv_status rsv_oracle_kv03_encode(const rsv_oracle_record *records, size_t n_rec
     const uint64_t total = HDR + body_size;
     uint8_t *file = calloc((size_t)total, 1); /* gaps and padding are zero */
     if (file == NULL) {
+        free(index);
+        rsv_oracle_dict_free(&dict);
         rsv_oracle_ef_free(&ef);
         ob_bb_free(&bb);
         return RSV_ERR_NOMEM;
@@ -196,14 +323,29 @@ rsv_status rsv_oracle_kv03_encode(const rsv_oracle_record *records, size_t n_rec
     put_bytes(body + off[2], ef.high, len[2]);
     put_bytes(body + off[3], ef.samples, len[3]);
     put_bytes(body + off[4], ef.sparse, len[4]);
-    if (dict_bits > 0) { /* C0, MSB-first, unused low bits zero */
-        for (uint64_t j = 0; j < dict_bits; j++)
-            if (ob_key_bit(c0, j))
-                body[off[5] + j / 8] |= (uint8_t)(0x80u >> (unsigned)(j % 8));
+    /* Section 5: D_0 || ... || D_{m-1}, MSB-first; section 6: offsets
+     * e_0 = 0, e_{j+1} = e_j + |D_j|; section 7: seed_b = index of block b's
+     * first record's code, w bits at bit b*w, MSB-first. */
+    {
+        uint64_t e = 0;
+        ob_le_put(body + off[6], 0, 8);
+        for (uint64_t j = 0; j < m; j++) {
+            for (uint64_t t = 0; t < dict.codes[j].nbits; t++, e++)
+                if (ob_code_bit(dict.codes[j], t))
+                    body[off[5] + e / 8] |= (uint8_t)(0x80u >> (unsigned)(e % 8));
+            ob_le_put(body + off[6] + 8 * (j + 1), e, 8);
+        }
+        for (uint64_t b = 0; b < nb && w > 0; b++) {
+            uint64_t s = index[b * W];
+            for (unsigned t = 0; t < w; t++) {
+                uint64_t p = b * w + t;
+                if ((s >> (w - 1 - t)) & 1u)
+                    body[off[7] + p / 8] |= (uint8_t)(0x80u >> (unsigned)(p % 8));
+            }
+        }
     }
-    ob_le_put(body + off[6], 0, 8); /* offsets [0] or [0, c] */
-    if (m == 1)
-        ob_le_put(body + off[6] + 8, c, 8);
+    free(index);
+    rsv_oracle_dict_free(&dict);
     rsv_oracle_ef_free(&ef);
     ob_bb_free(&bb);
 

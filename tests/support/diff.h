@@ -1,18 +1,20 @@
-/* Differential engine: the fast reader (codec) against the oracle, in lockstep
- * (CODES.md §5.3, §8).
- *
- * Plain C, no Criterion, so the same suites run from the Criterion tests
- * (tests/test_diff_*.c) and from the plain driver rsv_diffcheck, which is
- * meant for MSan and valgrind.
+/* The reader comparison engine: the fast reader (codec) against the oracle,
+ * in lockstep (CODES.md §5.3, §8). The one place that compares them: the
+ * differential suites (tests/support/diff_*.c, run by the Criterion tests
+ * tests/test_diff_*.c and by the plain driver rsv_diffcheck for MSan and
+ * valgrind), the guard-page tests (guardpage/gp_pair.h) and the reader_diff
+ * fuzz target use it. docs/testing.md describes it.
  *
  * A "case" (rsv_diff_run) is one view with one rsv_reader and one oracle
  * position p. Every operation is applied to both, then compared: success or
- * failure, status, value, position, remaining, empty (and for take the
- * returned view: identical and bit-equal; for batches the done count and every
- * decoded value). A mismatch is counted and, for the first few, described in
- * full (suite, case, operation history, view off/len, bytes in hex, bits,
- * start position, both results); the codec is then re-synchronised to the
- * oracle's position so one bug does not derail the rest of the case. */
+ * failure, status, value, position, remaining, empty, the reader's view (and
+ * for take the returned view: identical, untouched on failure; for batches
+ * the done count and every decoded value; for Golomb rsv_golomb_init's
+ * status). A mismatch is counted and, for the first few (or all, to a hook),
+ * described in full (suite, case, operation history, view off/len, bytes in
+ * hex, bits, start position, both results); the codec is then
+ * re-synchronised to the oracle's position so one bug does not derail the
+ * rest of the case. */
 #ifndef RSV_DIFF_H
 #define RSV_DIFF_H
 
@@ -29,7 +31,24 @@
 #define RSV_DIFF_MAX_MSGS 4
 #define RSV_DIFF_MSG_LEN 2048
 #define RSV_DIFF_HISTORY 8
-#define RSV_DIFF_MAX_BATCH 64
+/* Batch operations decode at most this many values (larger counts are
+ * clamped): enough for the guard-page walks' long streams. */
+#define RSV_DIFF_BATCH_LIMIT 1200
+
+struct rsv_diff_run;
+
+/* Optional harness hooks (guard-page tests, the reader_diff fuzz target).
+ * before: called before each operation runs on either side (the fuzz target
+ *   poisons every byte the operation must not load); after: called once both
+ *   sides ran, before anything is compared or formatted (it unpoisons);
+ * mismatch: called with every mismatch's full message (the guard-page tests
+ *   print it with the current guard case, the fuzz target aborts). */
+typedef struct rsv_diff_hooks {
+    void *ctx;
+    void (*before)(void *ctx, const struct rsv_diff_run *t);
+    void (*after)(void *ctx, const struct rsv_diff_run *t);
+    void (*mismatch)(void *ctx, const char *msg);
+} rsv_diff_hooks;
 
 /* Accumulated result of one or more suites. */
 typedef struct rsv_diff {
@@ -38,6 +57,9 @@ typedef struct rsv_diff {
     uint64_t mismatches; /* operations that disagreed (or broke a spec expectation) */
     unsigned nmsgs;      /* messages kept, at most RSV_DIFF_MAX_MSGS */
     char msgs[RSV_DIFF_MAX_MSGS][RSV_DIFF_MSG_LEN];
+    const rsv_diff_hooks *hooks; /* NULL: none (rsv_diff_init) */
+    FILE *trace;                 /* non-NULL: one line per compared operation */
+    int opaque;                  /* views may be unreadable (PROT_NONE): messages omit bytes */
 } rsv_diff;
 
 /* Operation kinds (also used for the history shown in messages). */
@@ -55,6 +77,13 @@ typedef enum rsv_diff_op {
     RSV_DOP_EG_N,
     RSV_DOP_GOLOMB_N
 } rsv_diff_op;
+
+/* One scripted operation: op(param), count values for the batch decoders. */
+typedef struct rsv_diff_step {
+    rsv_diff_op op;
+    uint64_t param; /* w, k, m, span length or seek target (unused: read_bit, eg0) */
+    uint64_t count; /* batch decoders only */
+} rsv_diff_step;
 
 typedef struct rsv_diff_hist {
     rsv_diff_op op;
@@ -79,6 +108,7 @@ typedef struct rsv_diff_run {
     /* the oracle's result of the last operation, for spec expectations */
     rsv_status last_status;
     uint64_t last_value;
+    uint64_t last_done; /* batch operations: values the oracle decoded */
 } rsv_diff_run;
 
 void rsv_diff_init(rsv_diff *d);
@@ -99,34 +129,61 @@ void rsv_diff_fail(rsv_diff *d, const char *fmt, ...)
 #endif
     ;
 
-/* Start a case on view v at position 0. fmt takes exactly four unsigned long
- * long arguments (a0..a3; unused ones may be left out of fmt). */
+/* Start a case on view v at position 0 (the fresh reader's position,
+ * remaining, empty and view are checked; a mismatch there is reported but
+ * not counted as an operation). fmt takes exactly four unsigned long long
+ * arguments (a0..a3; unused ones may be left out of fmt). */
 void rsv_diff_begin(rsv_diff_run *t, rsv_diff *d, rsv_view v, const char *suite,
                     const char *fmt, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
 
-/* Lockstep operations. Each returns the oracle's status (so suites can drive
- * loops on it) after comparing the two sides. Parameters are as wide as the
- * codec API allows (unsigned w and k, u64 m and n). */
-rsv_status rsv_diff_read(rsv_diff_run *t, unsigned w);
+/* Lockstep operations. Each runs the operation on the codec reader and on
+ * the oracle at the case's position, then compares success, status, value,
+ * position, remaining, empty and the reader's view (and per operation:
+ * take's sub-view, identical to the oracle's and to (data, off + p, n),
+ * bit-equal, untouched on failure; a batch's done count, <= count, and every
+ * value; rsv_golomb_init's status). Each returns the oracle's status (so
+ * suites can drive loops on it). Parameters are as wide as the oracle's;
+ * widths and orders above UINT_MAX reach the codec as UINT_MAX (still
+ * invalid, same error). */
+rsv_status rsv_diff_read(rsv_diff_run *t, uint64_t w);
 rsv_status rsv_diff_read_bit(rsv_diff_run *t);
-rsv_status rsv_diff_read_eg(rsv_diff_run *t, unsigned k);
+rsv_status rsv_diff_read_eg(rsv_diff_run *t, uint64_t k);
 rsv_status rsv_diff_read_eg0(rsv_diff_run *t);
 rsv_status rsv_diff_read_golomb(rsv_diff_run *t, uint64_t m);
 rsv_status rsv_diff_read_golomb_m(rsv_diff_run *t, uint64_t m);
 rsv_status rsv_diff_take(rsv_diff_run *t, uint64_t n);
+/* take, also handing out the (oracle's) sub-view on success. */
+rsv_status rsv_diff_take_sub(rsv_diff_run *t, uint64_t n, rsv_view *sub);
 rsv_status rsv_diff_skip(rsv_diff_run *t, uint64_t n);
 /* Seek has no oracle function: the model is "p <= len moves there, otherwise
  * RSV_ERR_TRUNCATED_SPAN with p unchanged" (reader.h). */
 rsv_status rsv_diff_seek(rsv_diff_run *t, uint64_t p);
-/* Batch decoders; count is clamped to RSV_DIFF_MAX_BATCH. */
-rsv_status rsv_diff_read_n(rsv_diff_run *t, unsigned w, size_t count);
-rsv_status rsv_diff_read_eg_n(rsv_diff_run *t, unsigned k, size_t count);
+/* Batch decoders; count is clamped to RSV_DIFF_BATCH_LIMIT. */
+rsv_status rsv_diff_read_n(rsv_diff_run *t, uint64_t w, size_t count);
+rsv_status rsv_diff_read_eg_n(rsv_diff_run *t, uint64_t k, size_t count);
 rsv_status rsv_diff_read_golomb_n(rsv_diff_run *t, uint64_t m, size_t count);
 
-/* Drain the rest of the view in 13-bit reads (the last one fails), read what
- * is left, then read(0), take(0), skip(0) and one read(1) at the end
- * (CODES.md §8). */
+/* Scripts: one step, or n steps in order (every step runs, failed or not,
+ * so each failure is followed by the next read). */
+rsv_status rsv_diff_apply(rsv_diff_run *t, const rsv_diff_step *s);
+void rsv_diff_script(rsv_diff_run *t, const rsv_diff_step *s, size_t n);
+
+/* CODES.md §8 at the end of a script: read(0), take(0), skip(0); 13-bit
+ * reads until one fails; read what is left; read(0), take(0), skip(0) again
+ * and one read(1) at the end. */
 void rsv_diff_drain(rsv_diff_run *t);
+
+/* At the current position: read(0), take(0), skip(0), then read(1),
+ * read_bit, take(1), skip(1), EG0, EG63, Golomb 1 and 2^64-1, each from a
+ * copy of the case so the position is unchanged afterwards. At p = len this
+ * is "nothing at all is loaded at the end" (A4) under a guard page. */
+void rsv_diff_edge_ops(rsv_diff_run *t);
+
+/* Decode EG k (golomb = 0; k = 0 alternates read_eg and read_eg0) or Golomb
+ * m (alternating read_golomb and read_golomb_m) until the view is exhausted,
+ * reading again after every failure, then once more at the end. A decode
+ * that makes no progress is a mismatch (and ends the walk). */
+void rsv_diff_drain_code(rsv_diff_run *t, int golomb, uint64_t param);
 
 /* Spec expectation on the last operation (values from CODES.md, never from
  * the code under test): the oracle's status and position must be these (and
@@ -161,13 +218,20 @@ typedef struct rsv_diff_opts {
  * RSV_EXHAUSTIVE_MAX_LEN when set (decimal or 0x hex). */
 void rsv_diff_opts_from_env(rsv_diff_opts *o);
 
-/* Op-family masks for the exhaustive suite (so it can be split across test
- * executables to bound each one's run time). */
+/* Op-family masks for the exhaustive suite (diff_exhaustive.c; split across
+ * test executables so they run in parallel). */
 #define RSV_DIFF_EX_EG 1u
 #define RSV_DIFF_EX_GOLOMB 2u
-#define RSV_DIFF_EX_FIXED 4u
-#define RSV_DIFF_EX_SPAN 8u
-#define RSV_DIFF_EX_ALL 15u
+#define RSV_DIFF_EX_FIXED 4u  /* read_bit, read(0..64) */
+#define RSV_DIFF_EX_SPAN 8u   /* skip, take, seek */
+#define RSV_DIFF_EX_BATCH 16u /* read_n, read_eg_n, read_golomb_n */
+#define RSV_DIFF_EX_ALL 31u
+
+/* Placements the exhaustive suite enumerates for lengths 0..max_len (each
+ * runs every operation of the selected families). */
+uint64_t rsv_diff_exhaustive_places(unsigned max_len);
+/* The cases (engine runs) those placements make for the given families. */
+uint64_t rsv_diff_exhaustive_cases(unsigned max_len, unsigned families);
 
 void rsv_diff_suite_fixed(rsv_diff *d, const rsv_diff_opts *o);
 void rsv_diff_suite_span(rsv_diff *d, const rsv_diff_opts *o);

@@ -138,7 +138,7 @@ static void one_stream(rsv_diff *d, rsv_rng *g, const batch_param *bp, unsigned 
 
 void rsv_diff_suite_batch(rsv_diff *d, const rsv_diff_opts *o)
 {
-    static const size_t chunks[] = {1, 7, RSV_DIFF_MAX_BATCH};
+    static const size_t chunks[] = {1, 7, 64};
     rsv_rng g = {o->seed ^ UINT64_C(0xBA7C4D0DEC0DE5)};
     unsigned reps = o->quick ? 1 : 3;
     for (size_t pi = 0; pi < sizeof k_params / sizeof k_params[0]; pi++) {

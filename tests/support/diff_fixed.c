@@ -77,8 +77,17 @@ static void span_case(rsv_diff *d, rsv_rng *g, uint64_t off, uint64_t len, unsig
         rsv_diff_skip(&t, n);
     rsv_diff_read(&t, 13); /* the cache must match the new position */
     rsv_diff_skip(&t, 65);
-    rsv_diff_read(&t, 65); /* RSV_ERR_WIDTH, position unchanged */
-    rsv_diff_expect(&t, RSV_ERR_WIDTH, 0, t.p);
+    /* RSV_ERR_WIDTH, position unchanged (CODES.md §2). The expected position
+     * is the one both sides agreed on before the read (it used to be t.p after
+     * the read, i.e. the oracle compared with itself). rsv_diff_read reports
+     * a codec/oracle position disagreement; rsv_diff_expect holds the oracle to
+     * the spec; the last check holds the codec to the spec directly. */
+    uint64_t before_wide = t.p;
+    rsv_diff_read(&t, 65);
+    rsv_diff_expect(&t, RSV_ERR_WIDTH, 0, before_wide);
+    if (rsv_reader_position(&t.r) != before_wide)
+        rsv_diff_fail(t.d, "read(65) moved the codec reader from %llu to %llu",
+                      (unsigned long long)before_wide, (unsigned long long)rsv_reader_position(&t.r));
     rsv_diff_take(&t, UINT64_MAX);
     rsv_diff_skip(&t, UINT64_MAX);
     rsv_diff_read_eg(&t, 0);

@@ -6,62 +6,11 @@
 #include <string.h>
 
 #include "diff.h"
+#include "spec_vectors.h"
 #include "reservoir/writer.h"
 
-#define MAXV UINT64_MAX
-#define P63 (UINT64_C(1) << 63)
-
-enum { V_FIXED, V_EG, V_GOLOMB };
-
-static const struct vec {
-    int kind;
-    uint64_t param; /* w, k or m */
-    uint64_t value;
-    uint64_t len;
-    const char *bits;
-} vectors[] = {
-    {V_FIXED, 0, 0, 0, ""},
-    {V_FIXED, 3, 5, 3, "101"},
-    {V_FIXED, 64, MAXV, 64, "1^64"},
-    {V_EG, 0, 0, 1, "1"},
-    {V_EG, 0, 1, 3, "010"},
-    {V_EG, 0, 2, 3, "011"},
-    {V_EG, 0, 3, 5, "00100"},
-    {V_EG, 0, 6, 5, "00111"},
-    {V_EG, 0, 7, 7, "0001000"},
-    {V_EG, 0, 127, 15, "0^7 1 0^7"},
-    {V_EG, 0, P63 - 1, 127, "0^63 1 0^63"},
-    {V_EG, 0, MAXV - 1, 127, "0^63 1^64"},
-    {V_EG, 0, MAXV, 129, "0^64 1 0^64"},
-    {V_EG, 1, 0, 2, "10"},
-    {V_EG, 1, 5, 4, "011 1"},
-    {V_EG, 1, MAXV, 128, "0^63 1 0^63 1"},
-    {V_EG, 3, 0, 4, "1 000"},
-    {V_EG, 3, 9, 6, "010 001"},
-    {V_EG, 3, 1023, 18, "0^7 1 0^7 111"},
-    {V_EG, 63, 5, 64, "1 0^60 101"},
-    {V_EG, 63, MAXV, 66, "010 1^63"},
-    {V_GOLOMB, 1, 0, 1, "1"},
-    {V_GOLOMB, 1, 3, 4, "0001"},
-    {V_GOLOMB, 2, 5, 4, "001 1"},
-    {V_GOLOMB, 4, 6, 4, "01 10"},
-    {V_GOLOMB, 3, 0, 2, "1 0"},
-    {V_GOLOMB, 3, 4, 4, "01 10"},
-    {V_GOLOMB, 5, 2, 3, "1 10"},
-    {V_GOLOMB, 5, 3, 4, "1 110"},
-    {V_GOLOMB, 5, 4, 4, "1 111"},
-    {V_GOLOMB, 7, 0, 3, "1 00"},
-    {V_GOLOMB, 7, 1, 4, "1 010"},
-    {V_GOLOMB, 7, 6, 4, "1 111"},
-    {V_GOLOMB, 7, 7, 4, "01 00"},
-    {V_GOLOMB, 7, 20, 6, "001 111"},
-    {V_GOLOMB, MAXV, 0, 64, "1 0^63"},
-    {V_GOLOMB, MAXV, 1, 65, "1 0^62 10"},
-    {V_GOLOMB, MAXV, MAXV - 1, 65, "1 1^64"},
-    {V_GOLOMB, MAXV, MAXV, 65, "01 0^63"},
-    {V_GOLOMB, P63, MAXV, 65, "01 1^63"},
-};
-#define N_VECTORS (sizeof vectors / sizeof vectors[0])
+#define N_VECTORS rsv_sv_valid_count
+typedef rsv_sv_valid vec; /* CODES.md §7.1, transcribed once in spec_vectors.c */
 
 /* Spec notation -> '0'/'1' string (at most 160 bits in this table). */
 static void spec_string(const char *spec, char *out, size_t cap)
@@ -75,12 +24,12 @@ static void spec_string(const char *spec, char *out, size_t cap)
 
 static void check_encoders(rsv_diff *d, size_t idx)
 {
-    const struct vec *e = &vectors[idx];
+    const vec *e = &rsv_sv_valid_rows[idx];
     char want[200], got[200];
     uint64_t n = 0;
     spec_string(e->bits, want, sizeof want);
-    rsv_status st = e->kind == V_FIXED ? rsv_oracle_encode_fixed(e->value, e->param, got, 199, &n)
-                    : e->kind == V_EG  ? rsv_oracle_encode_eg(e->value, e->param, got, 199, &n)
+    rsv_status st = e->code == RSV_SV_FIXED ? rsv_oracle_encode_fixed(e->value, e->param, got, 199, &n)
+                    : e->code == RSV_SV_EG  ? rsv_oracle_encode_eg(e->value, e->param, got, 199, &n)
                                        : rsv_oracle_encode_golomb(e->value, e->param, got, 199, &n);
     if (st != RSV_OK || n != e->len || strcmp(got, want) != 0)
         rsv_diff_fail(d, "[vectors] §7.1 row %zu: oracle encoder gives %s, %llu bits \"%s\"; spec %s",
@@ -90,8 +39,8 @@ static void check_encoders(rsv_diff *d, size_t idx)
     rsv_writer w;
     rsv_writer_init(&w);
     (void)rsv_put(&w, 5, 3); /* start unaligned */
-    st = e->kind == V_FIXED ? rsv_put(&w, e->value, (unsigned)e->param)
-         : e->kind == V_EG  ? rsv_put_eg(&w, e->value, (unsigned)e->param)
+    st = e->code == RSV_SV_FIXED ? rsv_put(&w, e->value, (unsigned)e->param)
+         : e->code == RSV_SV_EG  ? rsv_put_eg(&w, e->value, (unsigned)e->param)
                             : rsv_put_golomb_m(&w, e->param, e->value);
     uint64_t wn = rsv_writer_bits(&w) - 3;
     if (st == RSV_OK && wn == e->len && wn < sizeof got)
@@ -104,13 +53,13 @@ static void check_encoders(rsv_diff *d, size_t idx)
     rsv_writer_free(&w);
 }
 
-static void decode_one(rsv_diff_run *t, const struct vec *e, unsigned variant)
+static void decode_one(rsv_diff_run *t, const vec *e, unsigned variant)
 {
-    switch (e->kind) {
-    case V_FIXED:
+    switch (e->code) {
+    case RSV_SV_FIXED:
         rsv_diff_read(t, (unsigned)e->param);
         break;
-    case V_EG:
+    case RSV_SV_EG:
         if (e->param == 0 && (variant & 1))
             rsv_diff_read_eg0(t);
         else
@@ -129,7 +78,7 @@ void rsv_diff_suite_vectors(rsv_diff *d, const rsv_diff_opts *o)
 {
     rsv_rng g = {o->seed ^ UINT64_C(0x7E1)};
     for (size_t idx = 0; idx < N_VECTORS; idx++) {
-        const struct vec *e = &vectors[idx];
+        const vec *e = &rsv_sv_valid_rows[idx];
         check_encoders(d, idx);
         for (unsigned i = 0; i < 8; i++) {
             uint64_t off = i, pre = (5 * i) % 11, post = rsv_rng_below(&g, 20);

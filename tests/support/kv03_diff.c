@@ -10,6 +10,8 @@
 #include "reservoir/stream.h"
 #include "reservoir/writer.h"
 
+#include "load_window.h"
+
 void rsv_kv03d_report_init(rsv_kv03d_report *rep)
 {
     memset(rep, 0, sizeof *rep);
@@ -99,9 +101,13 @@ static int walk_cursor(const rsv_kv03_file *f, const rsv_oracle_kv03_result *ow,
     rsv_kv03_entry e;
     int more = 0, ok = 1;
     uint64_t i = 0;
+    rsv_lw_bytes(f->bytes, (size_t)f->size); /* the codec loads only file bytes (A1) */
     rsv_status st = rsv_kv03_cursor_init(&c, f);
+    rsv_lw_end();
     while (st == RSV_OK) {
+        rsv_lw_bytes(f->bytes, (size_t)f->size);
         st = materialize ? rsv_kv03_cursor_record(&c, &e, &more) : rsv_kv03_cursor_next(&c, &e, &more);
+        rsv_lw_end();
         if (st || !more) break;
         rep->checks++;
         if (i >= ow->records.count) {
@@ -174,9 +180,13 @@ static int walk_frames(const rsv_kv03_file *f, const rsv_oracle_kv03_result *ow,
     rsv_kv03_frame fr;
     int more = 0;
     uint64_t i = 0;
+    rsv_lw_bytes(f->bytes, (size_t)f->size);
     rsv_status st = rsv_kv03_frames_init(&fw, f);
+    rsv_lw_end();
     while (st == RSV_OK) {
+        rsv_lw_bytes(f->bytes, (size_t)f->size);
         st = rsv_kv03_frames_next(&fw, &fr, &more);
+        rsv_lw_end();
         if (st || !more) break;
         rep->checks++;
         if (i < ow->records.count && !frame_matches(f, &fr, i, &ow->records.items[i]))
@@ -208,6 +218,21 @@ static int walk_frames(const rsv_kv03_file *f, const rsv_oracle_kv03_result *ow,
 
 /* ---- file ------------------------------------------------------------------ */
 
+/* The oracle's format-revision-v2 decoder (the codec reads m >= 2 files:
+ * v1's open check 29 is gone) with its result in the v1 shape: base is
+ * taken over (free it with rsv_oracle_kv03_result_free), the dictionary and
+ * code indices are dropped. */
+static void oracle_decode(const uint8_t *bytes, size_t n, const rsv_oracle_kv03_policy *expected,
+                          rsv_oracle_kv03_mode mode, rsv_oracle_kv03_result *o)
+{
+    rsv_oracle_kv03_v2_result v;
+    rsv_oracle_kv03_decode_v2(bytes, n, expected, mode, &v);
+    *o = v.base;
+    rsv_oracle_dict_free(&v.dict);
+    free(v.code_index);
+}
+
+
 int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expected,
                    const rsv_record *want, size_t nwant, rsv_kv03d_report *rep)
 {
@@ -218,8 +243,10 @@ int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expect
     }
     rsv_kv03_file f;
     rsv_oracle_kv03_result o;
+    rsv_lw_bytes(bytes, n); /* open, scan and walks load only file bytes (A1) */
     rsv_status co = rsv_kv03_open(bytes, n, expected, &f);
-    rsv_oracle_kv03_decode(bytes, n, poe, RSV_ORACLE_KV03_OPEN, &o);
+    rsv_lw_end();
+    oracle_decode(bytes, n, poe, RSV_ORACLE_KV03_OPEN, &o);
     rep->codec.open = co;
     rep->oracle.open = o.status;
     rep->checks++;
@@ -230,8 +257,10 @@ int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expect
 
     /* scan */
     rsv_kv03_diag dg;
+    rsv_lw_bytes(bytes, n);
     rsv_status cs = rsv_kv03_scan(&f, &dg);
-    rsv_oracle_kv03_decode(bytes, n, poe, RSV_ORACLE_KV03_SCAN, &o);
+    rsv_lw_end();
+    oracle_decode(bytes, n, poe, RSV_ORACLE_KV03_SCAN, &o);
     rep->codec.scan = cs;
     rep->oracle.scan = o.status;
     rep->status = cs;
@@ -249,7 +278,7 @@ int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expect
     if (!ok) return 0;
 
     /* walk: cursor (records, keys only) and frames against the oracle walk */
-    rsv_oracle_kv03_decode(bytes, n, poe, RSV_ORACLE_KV03_WALK, &o);
+    oracle_decode(bytes, n, poe, RSV_ORACLE_KV03_WALK, &o);
     rep->oracle.walk = o.status;
     rep->oracle.record = o.record;
     rep->oracle.bit = o.bitpos;
@@ -281,7 +310,10 @@ int rsv_kv03d_stream(const uint8_t *bytes, uint64_t bits, const uint8_t *code, u
     uint64_t i = 0;
     rsv_status st = rsv_stream_reader_init(&sr, v, code, code_bits);
     while (st == RSV_OK) {
+        rsv_lw_view(v); /* the record stream's and the code's bytes only (A1) */
+        rsv_lw_also_view(rsv_view_make(sr.code, 0, sr.c)); /* the caller's code, or the reader's own `0` */
         st = rsv_stream_reader_next(&sr, &r, &more);
+        rsv_lw_end();
         if (st || !more) break;
         rep->checks++;
         if (i >= o.records.count || r.index != i ||
@@ -414,7 +446,7 @@ static int input_error_matches(const uint8_t *file, size_t size, rsv_status st, 
                                uint64_t bit, rsv_kv03d_report *rep, size_t input)
 {
     rsv_oracle_kv03_result o;
-    rsv_oracle_kv03_decode(file, size, NULL, RSV_ORACLE_KV03_WALK, &o);
+    oracle_decode(file, size, NULL, RSV_ORACLE_KV03_WALK, &o);
     int ok = 1;
     if (o.status != st || o.phase != RSV_ORACLE_PHASE_SCAN || o.record != oracle_record(st, codec_record) ||
         o.bitpos != bit)
@@ -442,7 +474,8 @@ int rsv_kv03d_merge(const uint8_t *const *files, const size_t *sizes, size_t n, 
         pf[i] = &fs[i];
     }
     rsv_oracle_merge_result om;
-    rsv_oracle_kv03_merge(ins, n, drop_tombstones, &om);
+    /* the codec merges across code sets (format revision v2, §11.2) */
+    rsv_oracle_kv03_merge_v2(ins, n, drop_tombstones, &om);
 
     /* codec: inputs opened in order by the engine (the codec merge takes
      * opened files), then init / run / finish */

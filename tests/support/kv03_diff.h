@@ -108,7 +108,7 @@ int rsv_kv03d_stream(const uint8_t *bytes, uint64_t bits, const uint8_t *code, u
 
 /* Merge inputs (oldest first) with both sides. Codec: open each input (no
  * expected policy; first open failure wins), then rsv_merge_init/run/finish.
- * Oracle: rsv_oracle_kv03_merge. Same status (see the merge note above) and,
+ * Oracle: rsv_oracle_kv03_merge_v2 (merges across code sets). Same status (see the merge note above) and,
  * on success, byte-identical outputs. If want != NULL (a file) the output
  * must also equal it byte for byte. out_status (may be NULL) receives the
  * agreed status. */

@@ -1,22 +1,13 @@
-/* Shared helpers for tests, drivers and fuzz-free checks: a seeded PRNG and a
- * parser for the spec's bit-string notation ("0^64 1 0^63"). */
+/* Shared helpers for tests, drivers, fuzz seed generators: the seeded PRNG
+ * (splitmix64.h) and the one parser for the spec's bit-string notation
+ * ("0^64 1 0^63"). */
 #ifndef RSV_TESTUTIL_H
 #define RSV_TESTUTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* SplitMix64: tiny, seedable, good enough for test data. */
-typedef struct rsv_rng { uint64_t s; } rsv_rng;
-static inline uint64_t rsv_rng_next(rsv_rng *r)
-{
-    uint64_t z = (r->s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-/* Uniform in [0, n) for n > 0 (slight bias is fine for tests). */
-static inline uint64_t rsv_rng_below(rsv_rng *r, uint64_t n) { return n ? rsv_rng_next(r) % n : 0; }
+#include "splitmix64.h" /* rsv_rng: the one PRNG */
 
 /* Parse the spec notation into bits: '0' and '1' are bits, "x^n" repeats bit x
  * n times, spaces are ignored. Writes the bits MSB-first starting at bit

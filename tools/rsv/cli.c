@@ -1,7 +1,11 @@
 /* rsv — shared command-line helpers (see cli.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +165,24 @@ const char *cli_parse_u64(const char *s, uint64_t *out)
 }
 
 /* ---- input -------------------------------------------------------------- */
+
+int cli_open_input(const char *prog, const char *path)
+{
+    if (strcmp(path, "-") == 0) return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        cli_error(RSV_ERR_IO, "%s: '%s': open: %s", prog, path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    if (S_ISDIR(sb.st_mode)) {
+        close(fd);
+        cli_error(RSV_ERR_IO, "%s: '%s': is a directory, not an input file", prog, path);
+        return -1;
+    }
+    return fd;
+}
 
 rsv_status cli_read_all(const char *path, uint8_t **data, size_t *n)
 {

@@ -97,6 +97,13 @@ const char *cli_parse_u64(const char *s, uint64_t *out);
 
 /* ---- input -------------------------------------------------------------- */
 
+/* Open an input that is read as a stream: "-" = standard input (fd 0),
+ * else the file, opened like cat would (a FIFO waits for its writer and is
+ * read to its end). A directory is refused ("is a directory"). On failure
+ * the error is printed ("rsv: <prog>: '<path>': open: <reason>") and -1
+ * returned. */
+int cli_open_input(const char *prog, const char *path);
+
 /* Read all of `path` ("-" = stdin) into a malloc'ed buffer (*data may be NULL
  * when *n is 0). RSV_ERR_IO with errno set, or RSV_ERR_NOMEM / RSV_ERR_TOO_LARGE. */
 rsv_status cli_read_all(const char *path, uint8_t **data, size_t *n);

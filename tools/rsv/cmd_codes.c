@@ -3,10 +3,12 @@
  * the codec's writer and reader: every rejection it reports is the codec's
  * own status, and decode positions are the reader's (CODES.md section 6.3) shifted
  * to absolute input bit positions. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "codespec.h"
@@ -82,8 +84,9 @@ static void decode_help(FILE *out)
           "Decode values, one per line, from the raw bytes of FILE (or standard input\n"
           "for '-' or no FILE; bits are read MSB-first), or from the 0/1 characters\n"
           "of --bits (blanks ignored; the input is exactly those bits, no padding).\n"
-          "Decoding starts at bit --offset and stops when the input is used up or\n"
-          "after --count values.\n"
+          "Decoding starts at bit --offset and stops when the input is used up, at\n"
+          "the first failure or after --count values. The input is streamed: memory\n"
+          "does not grow with it (one code may be at most 2^29 bits long).\n"
           "\n"
           "Options:\n"
           "  --code CODE     eg:K, golomb:M or fixed:W (required)\n"
@@ -225,6 +228,132 @@ out:
 
 /* ---- decode ---------------------------------------------------------------- */
 
+/* The input of a decode, held as a sliding window: bytes [base, base + len)
+ * of the input are in buf. Values are decoded from the window; the bytes
+ * before the current code are dropped as decoding moves on, so memory is the
+ * window, not the input. --bits input is one complete window (eof set,
+ * tail_bits = bits in a final partial byte, stored as one more byte). */
+typedef struct bitsrc {
+    int fd; /* -1: no more to read */
+    uint8_t *buf;
+    size_t len, cap;
+    uint64_t base;
+    int eof;
+    unsigned tail_bits;
+} bitsrc;
+
+#define DECODE_CHUNK 65536u
+/* No code's verdict depends on input bits more than this far past the
+ * position where it failed (an exp-Golomb code is at most 129 bits long, the
+ * Golomb remainder at most 64): a failure that far from the window's end is
+ * final; one closer to it is retried with more input. */
+#define DECODE_LOOKAHEAD 256u
+/* A single code longer than this (only Golomb codes with a small modulus,
+ * whose zero run can be 2^64 - 1 bits) is refused: RSV_ERR_TOO_LARGE. */
+#define DECODE_MAX_WINDOW ((size_t)64 << 20)
+
+static uint64_t src_end_bits(const bitsrc *in)
+{
+    uint64_t bits = ((uint64_t)in->base + in->len) * 8;
+    return in->tail_bits ? bits + in->tail_bits : bits;
+}
+
+/* Read until the window holds input bytes up to absolute byte `want` (or
+ * the input ends); bytes before absolute byte `keep` may be dropped to make
+ * room (only when that frees a whole chunk, so copying stays linear in the
+ * input). 0, -1 read error (errno), -2 the window would pass
+ * DECODE_MAX_WINDOW. */
+static int src_fill(bitsrc *in, uint64_t want, uint64_t keep)
+{
+    while (!in->eof && in->base + in->len < want) {
+        if (in->cap - in->len < DECODE_CHUNK) {
+            size_t k = keep > in->base ? (size_t)(keep - in->base) : 0;
+            if (k > in->len) k = in->len;
+            if (in->cap - in->len + k >= DECODE_CHUNK) {
+                memmove(in->buf, in->buf + k, in->len - k);
+                in->len -= k;
+                in->base += k;
+                continue;
+            }
+            if (in->len + DECODE_CHUNK > DECODE_MAX_WINDOW) return -2;
+            size_t ncap = in->cap ? in->cap * 2 : 2 * DECODE_CHUNK;
+            if (ncap < in->len + DECODE_CHUNK) ncap = in->len + DECODE_CHUNK;
+            if (ncap > DECODE_MAX_WINDOW) ncap = DECODE_MAX_WINDOW;
+            uint8_t *nb = realloc(in->buf, ncap);
+            if (!nb) {
+                errno = ENOMEM;
+                return -1;
+            }
+            in->buf = nb;
+            in->cap = ncap;
+        }
+        ssize_t k = read(in->fd, in->buf + in->len, in->cap - in->len);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return -1;
+        if (k == 0) in->eof = 1;
+        in->len += (size_t)k;
+    }
+    return 0;
+}
+
+static int read_error(const char *prog, const char *path, int r)
+{
+    if (r == -2) cli_error(RSV_ERR_TOO_LARGE, "%s: '%s': a code longer than %zu bits (the decode window)",
+                           prog, path, DECODE_MAX_WINDOW * 8);
+    else cli_error(errno == ENOMEM ? RSV_ERR_NOMEM : RSV_ERR_IO, "%s: '%s': read: %s", prog, path,
+                   strerror(errno));
+    return CLI_EXIT_FAIL;
+}
+
+/* Decode from absolute bit `offset` on; values go to standard output. */
+static int decode_stream(const char *prog, const char *path, const cli_code *code, bitsrc *in,
+                         uint64_t offset, int have_count, uint64_t count)
+{
+    uint64_t pos = offset;
+    int r;
+    /* Skip to the offset without keeping what lies before it. */
+    if ((r = src_fill(in, pos / 8 + 1, pos / 8)) != 0) return read_error(prog, path, r);
+    if (in->eof && offset > src_end_bits(in)) {
+        cli_error(RSV_ERR_VIEW_RANGE, "%s: --offset %" PRIu64 " is past the input's %" PRIu64 " bits",
+                  prog, offset, src_end_bits(in));
+        return CLI_EXIT_FAIL;
+    }
+    for (uint64_t i = 0; !have_count || i < count; i++) {
+        if ((r = src_fill(in, (pos + DECODE_LOOKAHEAD) / 8 + 1, pos / 8)) != 0)
+            return read_error(prog, path, r);
+        if (!have_count && in->eof && pos == src_end_bits(in)) break;
+        rsv_reader rd;
+        uint64_t v;
+        rsv_status st;
+        for (;;) {
+            uint64_t at = pos - in->base * 8;
+            rsv_reader_init(&rd, rsv_view_make(in->buf, at, src_end_bits(in) - pos));
+            st = cli_code_get(code, &rd, &v);
+            if (st == RSV_OK || in->eof) break;
+            uint64_t fail = pos + rsv_reader_position(&rd);
+            if (src_end_bits(in) - fail >= DECODE_LOOKAHEAD) break;
+            if ((r = src_fill(in, (fail + DECODE_LOOKAHEAD) / 8 + 1 + DECODE_CHUNK, pos / 8)) != 0) {
+                if (r == -2) {
+                    fflush(stdout);
+                    cli_error(RSV_ERR_TOO_LARGE, "%s: code #%" PRIu64 " (from bit %" PRIu64 "): longer than "
+                              "%zu bits, the decode window", prog, i + 1, pos, DECODE_MAX_WINDOW * 8);
+                    return CLI_EXIT_FAIL;
+                }
+                return read_error(prog, path, r);
+            }
+        }
+        if (st != RSV_OK) {
+            fflush(stdout); /* the values before the failure come first */
+            cli_error(st, "%s: code #%" PRIu64 " (from bit %" PRIu64 "): failed at bit %" PRIu64, prog,
+                      i + 1, pos, pos + rsv_reader_position(&rd));
+            return CLI_EXIT_FAIL;
+        }
+        pos += rsv_reader_position(&rd);
+        printf("%" PRIu64 "\n", v);
+    }
+    return CLI_EXIT_OK;
+}
+
 /* Pack a --bits string into MSB-first bytes. Returns the bit count, or
  * UINT64_MAX after reporting a bad character / allocation failure (the exit
  * status goes to *rc). */
@@ -302,50 +431,19 @@ static int codes_decode(int argc, char **argv, const char *prog)
         return cli_usage_error(prog, "fixed:0 consumes no bits; give --count");
     }
 
-    uint64_t nbits;
+    bitsrc in = {-1, NULL, 0, 0, 0, 0, 0};
+    const char *path = file ? file : "-";
     if (bits_arg) {
-        nbits = pack_bits(prog, bits_arg, &data, &rc);
+        uint64_t nbits = pack_bits(prog, bits_arg, &data, &rc);
         if (nbits == UINT64_MAX) return rc;
+        in.buf = data, in.len = (size_t)(nbits / 8), in.eof = 1, in.tail_bits = nbits % 8;
+        data = NULL;
     } else {
-        const char *path = file ? file : "-";
-        size_t nbytes = 0;
-        rsv_status st = cli_read_all(path, &data, &nbytes);
-        if (st != RSV_OK) {
-            if (st == RSV_ERR_IO) cli_error(st, "%s: '%s': %s", prog, path, strerror(errno));
-            else cli_error(st, "%s: '%s'", prog, path);
-            return CLI_EXIT_FAIL;
-        }
-        if ((uint64_t)nbytes > UINT64_MAX / 8) {
-            free(data);
-            cli_error(RSV_ERR_TOO_LARGE, "%s: '%s'", prog, path);
-            return CLI_EXIT_FAIL;
-        }
-        nbits = (uint64_t)nbytes * 8;
+        in.fd = cli_open_input(prog, path);
+        if (in.fd < 0) return CLI_EXIT_FAIL;
     }
-    if (offset > nbits) {
-        free(data);
-        cli_error(RSV_ERR_VIEW_RANGE, "%s: --offset %" PRIu64 " is past the input's %" PRIu64 " bits",
-                  prog, offset, nbits);
-        return CLI_EXIT_FAIL;
-    }
-
-    /* The view starts at the offset, so reader positions are relative to it;
-     * messages add the offset back to give absolute input positions. */
-    rsv_reader r;
-    rsv_reader_init(&r, rsv_view_make(data, offset, nbits - offset));
-    rc = CLI_EXIT_OK;
-    for (uint64_t i = 0; have_count ? i < count : !rsv_reader_empty(&r); i++) {
-        uint64_t start = rsv_reader_position(&r), v;
-        rsv_status st = cli_code_get(&code, &r, &v);
-        if (st != RSV_OK) {
-            fflush(stdout); /* the values before the failure come first */
-            cli_error(st, "%s: code #%" PRIu64 " (from bit %" PRIu64 "): failed at bit %" PRIu64,
-                      prog, i + 1, offset + start, offset + rsv_reader_position(&r));
-            rc = CLI_EXIT_FAIL;
-            break;
-        }
-        printf("%" PRIu64 "\n", v);
-    }
-    free(data);
+    rc = decode_stream(prog, path, &code, &in, offset, have_count, count);
+    if (in.fd > 0) close(in.fd);
+    free(in.buf);
     return cli_finish_stdout(prog, rc);
 }

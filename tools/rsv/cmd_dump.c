@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "kvfile.h"
+#include "signals.h"
 #include "textenc.h"
 
 typedef enum { FORM_TEXT, FORM_HEX, FORM_JSON, FORM_TSV } form;
@@ -101,16 +102,19 @@ int cmd_dump(int argc, char **argv, const char *prog)
     rsv_kv03_entry e;
     int more = 1;
     rsv_status st = rsv_kv03_cursor_init(&cur, &f);
-    while (!st && (st = rsv_kv03_cursor_record(&cur, &e, &more)) == RSV_OK && more) put_record(fm, &e);
+    unsigned long long done = 0;
+    cli_test_pause(done);
+    while (!st && (st = rsv_kv03_cursor_record(&cur, &e, &more)) == RSV_OK && more) {
+        put_record(fm, &e);
+        cli_test_pause(++done);
+    }
     rc = CLI_EXIT_OK;
     if (st) {
         fflush(stdout); /* the records before the failure come first */
-        rsv_kv03_diag d = rsv_kv03_cursor_diag(&cur);
-        if (d.status == RSV_OK) cli_error(st, "%s: %s", prog, label);
-        else cli_kv_walk_error(prog, label, &f, d);
+        cli_kv_cursor_error(prog, label, &f, st, rsv_kv03_cursor_diag(&cur));
         rc = CLI_EXIT_FAIL;
     }
     rsv_kv03_cursor_free(&cur);
-    rsv_kv03_close(&f);
+    cli_kv_close(&f);
     return cli_finish_stdout(prog, rc);
 }

@@ -10,7 +10,9 @@
 #include "commands.h"
 #include "mix.h"
 #include "outfile.h"
+#include "reservoir/file_io.h"
 #include "reservoir/writer.h"
+#include "signals.h"
 
 #define MAX_VALUES (UINT64_C(1) << 32)
 
@@ -18,7 +20,8 @@ static void gen_counts_help(FILE *out)
 {
     fputs("Usage: rsv gen-counts [--values V] {eg0-small|eg0-wide|eg3|g7} OUT\n"
           "\n"
-          "Write the WORKLOADS.md section 3 count-case buffer to OUT: the bits 101,\n"
+          "Write the WORKLOADS.md section 3 count-case buffer to OUT ('-' = standard\n"
+          "output; the summary line then goes to standard error): the bits 101,\n"
           "then the codes of v_0 .. v_{V-1} with no separators, zero padded to a\n"
           "whole byte. For i = 0 .. V-1:\n"
           "  eg0-small  v_i = mix(i) AND 127                     exp-Golomb order 0\n"
@@ -85,6 +88,8 @@ int cmd_gen_counts(int argc, char **argv, const char *prog)
     for (int k = 0; k < 4; k++)
         if (strcmp(pos[0], names[k]) == 0) c = k;
     if (c < 0) return cli_usage_error(prog, "case '%s': expected eg0-small, eg0-wide, eg3 or g7", pos[0]);
+    int rc = cli_check_output(prog, pos[1], 1, NULL, NULL, 0);
+    if (rc >= 0) return rc;
 
     rsv_writer w;
     rsv_golomb g7;
@@ -110,13 +115,27 @@ int cmd_gen_counts(int argc, char **argv, const char *prog)
         free(bytes);
         return CLI_EXIT_FAIL;
     }
-    st = cli_write_file_atomic(pos[1], bytes, nbytes);
-    free(bytes);
-    if (st) {
-        cli_error(st, "%s: writing '%s': %s", prog, pos[1], strerror(errno));
-        return CLI_EXIT_FAIL;
+    int to_stdout = strcmp(pos[1], "-") == 0;
+    if (to_stdout) {
+        st = fwrite(bytes, 1, nbytes, stdout) == nbytes ? RSV_OK : RSV_ERR_IO;
+        free(bytes);
+        if (st) return cli_finish_stdout(prog, CLI_EXIT_FAIL);
+    } else {
+        /* The codec's atomic write, with the cleanup signals held back: its
+         * temporary is never left behind (a pending signal acts after it). */
+        cli_signals_block();
+        st = rsv_file_write_atomic(pos[1], bytes, nbytes);
+        int err = errno;
+        cli_signals_unblock();
+        free(bytes);
+        if (st) {
+            cli_output_error(prog, pos[1], CLI_OUT_WRITE, err, st);
+            return CLI_EXIT_FAIL;
+        }
     }
-    printf("bits=%" PRIu64 " offset=3 total=%" PRIu64 " values=%" PRIu64 " bytes=%zu\n", total - 3, total,
-           nvalues, nbytes);
+    /* With OUT = '-' the data is on standard output: the summary goes to
+     * standard error. */
+    fprintf(to_stdout ? stderr : stdout, "bits=%" PRIu64 " offset=3 total=%" PRIu64 " values=%" PRIu64
+            " bytes=%zu\n", total - 3, total, nvalues, nbytes);
     return cli_finish_stdout(prog, CLI_EXIT_OK);
 }

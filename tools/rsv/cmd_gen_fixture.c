@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "mix.h"
+#include "outfile.h"
 #include "records.h"
 
 #define PREFIX "documents/persistent/shared/string/prefix/" /* 42 bytes, no NUL */
@@ -39,7 +40,8 @@ static void gen_fixture_help(FILE *out)
           "  -h, --help       show this help and exit\n"
           "\n"
           "Prints one line 'PATH: N records' per file written. Exit status: 0 written,\n"
-          "1 I/O or memory error, 2 usage error.\n",
+          "1 I/O or memory error, 2 usage error (including OUT, --older and --newer\n"
+          "naming the same file, or an existing non-regular file).\n",
           out);
 }
 
@@ -89,9 +91,11 @@ static int write_one(const char *prog, const cli_records *rs, size_t start, size
 {
     rsv_kv03_policy p = rsv_kv03_policy_default();
     size_t failed;
-    rsv_status st = cli_records_write(rs, &p, NULL, 0, start, step, path, &failed);
+    cli_out_op op;
+    int err;
+    rsv_status st = cli_records_write(rs, &p, NULL, 0, start, step, path, &failed, &op, &err);
     if (st) {
-        cli_error(st, "%s: writing '%s'", prog, path);
+        cli_output_error(prog, path, op, err, st);
         return CLI_EXIT_FAIL;
     }
     size_t count = rs->n > start ? (rs->n - start + step - 1) / step : 0;
@@ -160,6 +164,24 @@ int cmd_gen_fixture(int argc, char **argv, const char *prog)
     cli_records_init(&rs);
     char *older_path = NULL, *newer_path = NULL;
     int rc = CLI_EXIT_FAIL;
+    if (split) {
+        older_path = older ? NULL : derived(pos[2], "-older.kv");
+        newer_path = newer ? NULL : derived(pos[2], "-newer.kv");
+        if ((!older && !older_path) || (!newer && !newer_path)) {
+            cli_error(RSV_ERR_NOMEM, "%s", prog);
+            goto out;
+        }
+        if (!older) older = older_path;
+        if (!newer) newer = newer_path;
+    }
+    /* Every output checked before any is written: none may alias another
+     * (the later write would replace the earlier one's result). */
+    const char *outs[3] = {pos[2], older, newer};
+    const char *names[3] = {"OUT", "--older", "--newer"};
+    for (int i = 0; i < (split ? 3 : 1); i++) {
+        if ((rc = cli_check_output(prog, outs[i], 0, outs, names, (size_t)i)) >= 0) goto out;
+    }
+    rc = CLI_EXIT_FAIL;
     rsv_status st = generate(&rs, hash, max, n);
     if (st) {
         cli_error(st, "%s: generating %" PRIu64 " records", prog, n);
@@ -167,17 +189,10 @@ int cmd_gen_fixture(int argc, char **argv, const char *prog)
     }
     if ((rc = write_one(prog, &rs, 0, 1, pos[2])) >= 0) goto out;
     if (split) {
-        older_path = older ? NULL : derived(pos[2], "-older.kv");
-        newer_path = newer ? NULL : derived(pos[2], "-newer.kv");
-        if ((!older && !older_path) || (!newer && !newer_path)) {
-            cli_error(RSV_ERR_NOMEM, "%s", prog);
-            rc = CLI_EXIT_FAIL;
-            goto out;
-        }
         int overlap = strcmp(split, "overlap") == 0;
         /* disjoint: older = even p, newer = odd p; overlap: older = all, newer = odd p */
-        if ((rc = write_one(prog, &rs, 0, overlap ? 1 : 2, older ? older : older_path)) >= 0) goto out;
-        if ((rc = write_one(prog, &rs, 1, 2, newer ? newer : newer_path)) >= 0) goto out;
+        if ((rc = write_one(prog, &rs, 0, overlap ? 1 : 2, older)) >= 0) goto out;
+        if ((rc = write_one(prog, &rs, 1, 2, newer)) >= 0) goto out;
     }
     rc = CLI_EXIT_OK;
 out:

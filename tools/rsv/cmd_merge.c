@@ -3,14 +3,16 @@
  * read-only and, by default, fully verified first (the merge itself does not
  * re-check CRCs, gaps, padding or EF canonicity, §11.2). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "kvfile.h"
+#include "outfile.h"
+#include "signals.h"
 #include "reservoir/merge.h"
 
 static void merge_help(FILE *out)
@@ -34,17 +36,9 @@ static void merge_help(FILE *out)
           "Errors name the input: rsv: merge: input #K 'PATH': ...: NAME: MESSAGE\n"
           "(K counts from 1 = oldest). Exit status: 0 merged, 1 an input is invalid,\n"
           "the inputs disagree on policy or selector (RSV_ERR_MERGE_MISMATCH) or an\n"
-          "I/O error, 2 usage error (fewer than two inputs, OUT is an input).\n",
+          "I/O error, 2 usage error (fewer than two inputs, OUT is an input or an\n"
+          "existing non-regular file such as a directory, device or symbolic link).\n",
           out);
-}
-
-/* Is `out` an existing file that is also input `in`? Replacing it would
- * modify an input. */
-static int same_file(const char *out, const char *in)
-{
-    struct stat a, b;
-    if (stat(out, &a) != 0 || stat(in, &b) != 0) return 0;
-    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 int cmd_merge(int argc, char **argv, const char *prog)
@@ -72,8 +66,9 @@ int cmd_merge(int argc, char **argv, const char *prog)
     if (rc < 0 && npaths < 3)
         rc = cli_usage_error(prog, npaths ? "need at least two inputs after OUT" : "missing OUT and inputs");
     for (size_t i = 1; rc < 0 && i < npaths; i++)
-        if (strcmp(paths[0], paths[i]) == 0 || same_file(paths[0], paths[i]))
+        if (cli_same_file(paths[0], paths[i]))
             rc = cli_usage_error(prog, "OUT '%s' is also input #%zu", paths[0], i);
+    if (rc < 0) rc = cli_check_output(prog, paths[0], 0, NULL, NULL, 0);
     if (rc >= 0) {
         free(paths);
         return rc;
@@ -106,10 +101,30 @@ int cmd_merge(int argc, char **argv, const char *prog)
     }
     rsv_merge m;
     /* Streaming: output records go to a temporary next to OUT as they are
-     * merged (bounded memory); OUT appears only on success. */
+     * merged (bounded memory); OUT appears only on success. The temporary is
+     * recorded for the signal handlers before any signal can see it. */
+    cli_signals_block();
     rsv_status st = rsv_merge_init_path(&m, inputs, n, flags, out);
-    if (!st) st = rsv_merge_run(&m);
-    if (!st) st = rsv_merge_commit(&m);
+    int err = errno;
+    cli_out_op op = CLI_OUT_CREATE;
+    if (!st) cli_temp_arm(rsv_merge_temp_path(&m));
+    cli_signals_unblock();
+    if (!st) {
+        cli_test_pause(0);
+        op = CLI_OUT_WRITE;
+        int done = 0;
+        while (!st && !done) {
+            st = rsv_merge_step(&m, &done);
+            err = errno;
+            if (!st && !done) cli_test_pause(m.emitted);
+        }
+    }
+    if (!st) {
+        op = CLI_OUT_COMMIT;
+        st = rsv_merge_commit(&m);
+        err = errno;
+        cli_temp_disarm();
+    }
     if (st) {
         rsv_kv03_diag d = rsv_merge_diag(&m);
         size_t k = m.failed_input;
@@ -117,16 +132,15 @@ int cmd_merge(int argc, char **argv, const char *prog)
             cli_error(st, "%s: %s differs from the earlier inputs", prog, labels[k]);
         else if (k < n && d.status != RSV_OK)
             cli_kv_walk_error(prog, labels[k], &files[k], d);
-        else if (st == RSV_ERR_IO)
-            cli_error(st, "%s: writing '%s'", prog, out);
         else
-            cli_error(st, "%s: output '%s'", prog, out);
+            cli_output_error(prog, out, op, err, st);
     } else {
         rc = CLI_EXIT_OK;
     }
     rsv_merge_free(&m);
+    cli_temp_disarm();
 out:
-    for (size_t i = 0; i < opened; i++) rsv_kv03_close(&files[i]);
+    for (size_t i = 0; i < opened; i++) cli_kv_close(&files[i]);
     free(files);
     free(inputs);
     free(labels);

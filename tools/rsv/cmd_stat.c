@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "kvfile.h"
+#include "signals.h"
 
 static void stat_help(FILE *out)
 {
@@ -128,15 +129,16 @@ int cmd_stat(int argc, char **argv, const char *prog)
     rsv_kv03_entry e;
     int more = 1;
     rsv_status st = rsv_kv03_cursor_init(&cur, &f);
+    unsigned long long done = 0;
+    cli_test_pause(done);
     while (!st && (st = rsv_kv03_cursor_next(&cur, &e, &more)) == RSV_OK && more) {
+        cli_test_pause(++done);
         if (e.value_span.kind == RSV_VALUE_TOMBSTONE) c.tombstones++;
         else if (e.value_span.len == 0) c.empty++;
         else c.present++;
     }
     if (st) {
-        rsv_kv03_diag d = rsv_kv03_cursor_diag(&cur);
-        if (d.status == RSV_OK) cli_error(st, "%s: %s", prog, label);
-        else cli_kv_walk_error(prog, label, &f, d);
+        cli_kv_cursor_error(prog, label, &f, st, rsv_kv03_cursor_diag(&cur));
         rc = CLI_EXIT_FAIL;
     } else {
         if (json) print_json(&f, &c);
@@ -144,6 +146,6 @@ int cmd_stat(int argc, char **argv, const char *prog)
         rc = CLI_EXIT_OK;
     }
     rsv_kv03_cursor_free(&cur);
-    rsv_kv03_close(&f);
+    cli_kv_close(&f);
     return cli_finish_stdout(prog, rc);
 }

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "kvfile.h"
+#include "signals.h"
 
 static void verify_help(FILE *out)
 {
@@ -53,6 +54,7 @@ int cmd_verify(int argc, char **argv, const char *prog)
     int rc = cli_kv_open(prog, label, path, &f);
     if (rc >= 0) return rc;
     rsv_kv03_diag d;
+    cli_test_pause(0); /* the scan is one library call: the hook can only stop before it */
     rsv_status st = rsv_kv03_scan(&f, &d);
     if (st) {
         cli_kv_scan_error(prog, label, &f, st, d);
@@ -61,6 +63,6 @@ int cmd_verify(int argc, char **argv, const char *prog)
         printf("ok: %" PRIu64 " records\n", f.N);
         rc = CLI_EXIT_OK;
     }
-    rsv_kv03_close(&f);
+    cli_kv_close(&f);
     return cli_finish_stdout(prog, rc);
 }

@@ -1,17 +1,24 @@
 /* rsv — opening KV03 files with positioned diagnostics (see kvfile.h).
  *
- * rsv_kv03_open reports only the status, so after a failed open the file is
- * read once more and the failing §9.1 check is located again here: the field
- * it concerns is then named by its file byte offset. Only the failure path
- * pays for this. */
+ * rsv_kv03_open reports only the status, so after a failed open the file's
+ * first 288 bytes (header and directory) are read once more and the failing
+ * §9.1 check is located again here: the field it concerns is then named by
+ * its file byte offset. Only the failure path pays for this. */
+#define _POSIX_C_SOURCE 200809L
 #include "kvfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "outfile.h"
+#include "signals.h"
 
 #define HDR RSV_KV03_HEADER_BYTES
 #define DIR_AT(off) (HDR + (off)) /* directory field at body offset `off` */
@@ -125,36 +132,85 @@ static int open_field(rsv_status st, const uint8_t *b, size_t n, field *fd, char
     }
 }
 
+/* The first bytes (header + directory) for locating an open failure: the
+ * whole file is never read here (a sparse file may claim terabytes). */
+static size_t read_head(const char *path, uint8_t *b, size_t cap)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    size_t n = fread(b, 1, cap, fp);
+    fclose(fp);
+    return n;
+}
+
 int cli_kv_open(const char *prog, const char *label, const char *path, rsv_kv03_file *f)
 {
-    rsv_status st = rsv_kv03_open_path(path, NULL, f);
-    if (st == RSV_OK) return -1;
-    if (st == RSV_ERR_IO) {
-        cli_error(st, "%s: %s: cannot open or map: %s", prog, label, strerror(errno));
+    memset(f, 0, sizeof *f);
+    if (strcmp(path, "-") == 0) {
+        cli_error(RSV_ERR_IO, "%s: %s: standard input cannot be read as a KV03 file (it is mapped); "
+                              "save it to a file first", prog, label);
         return CLI_EXIT_FAIL;
     }
-    uint8_t *b = NULL;
-    size_t n = 0;
-    field fd;
+    /* The kind of file first, without blocking (a FIFO with no writer would
+     * hang a plain open): only a regular file can be mapped. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        cli_error(RSV_ERR_IO, "%s: %s: open: %s", prog, label, strerror(errno));
+        if (fd >= 0) close(fd);
+        return CLI_EXIT_FAIL;
+    }
+    close(fd);
+    if (!S_ISREG(sb.st_mode)) {
+        cli_error(RSV_ERR_IO, "%s: %s: is %s, not a regular file (KV03 files are mapped; save the "
+                              "data to a file first)", prog, label, cli_file_kind((unsigned)sb.st_mode));
+        return CLI_EXIT_FAIL;
+    }
+    rsv_status st = rsv_kv03_open_path(path, NULL, f);
+    if (st == RSV_OK) {
+        cli_input_mapped(f->map, f->map_len, prog, label);
+        return -1;
+    }
+    if (st == RSV_ERR_IO) {
+        cli_error(st, "%s: %s: open and map: %s", prog, label, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    uint8_t b[HDR + RSV_KV03_DIRECTORY_BYTES];
+    field fd_;
     char secname[64];
     if (st == RSV_ERR_TRUNCATED_HEADER) {
-        FILE *fp = fopen(path, "rb");
-        long size = -1;
-        if (fp && fseek(fp, 0, SEEK_END) == 0) size = ftell(fp);
-        if (fp) fclose(fp);
-        cli_error(st, "%s: %s: open: file is %ld bytes, the header needs %d", prog, label, size, HDR);
-    } else if (cli_read_all(path, &b, &n) == RSV_OK &&
-               open_field(st, b, n, &fd, secname, sizeof secname)) {
+        cli_error(st, "%s: %s: open: file is %lld bytes, the header needs %d", prog, label,
+                  (long long)sb.st_size, HDR);
+        return CLI_EXIT_FAIL;
+    }
+    /* open_field sees the first 288 bytes and the file's size: what it
+     * checks lies there (have_dir guards the directory). */
+    size_t got = read_head(path, b, sizeof b);
+    size_t n = (uint64_t)sb.st_size > SIZE_MAX ? SIZE_MAX : (size_t)sb.st_size;
+    if (got < sizeof b) n = got; /* all of it (or it shrank meanwhile: judge what is there) */
+    if (open_field(st, b, n, &fd_, secname, sizeof secname)) {
         if (st == RSV_ERR_FILE_SIZE)
             cli_error(st, "%s: %s: open: file byte %" PRIu64 " (%s = %" PRIu64 ", file has %zu bytes)",
-                      prog, label, fd.off, fd.name, le(b + 80, 8), n);
+                      prog, label, fd_.off, fd_.name, le(b + 80, 8), n);
         else
-            cli_error(st, "%s: %s: open: file byte %" PRIu64 " (%s)", prog, label, fd.off, fd.name);
+            cli_error(st, "%s: %s: open: file byte %" PRIu64 " (%s)", prog, label, fd_.off, fd_.name);
     } else {
         cli_error(st, "%s: %s: open", prog, label);
     }
-    free(b);
     return CLI_EXIT_FAIL;
+}
+
+void cli_kv_close(rsv_kv03_file *f)
+{
+    cli_input_unmapped(f->map);
+    rsv_kv03_close(f);
+}
+
+void cli_kv_cursor_error(const char *prog, const char *label, const rsv_kv03_file *f, rsv_status st,
+                         rsv_kv03_diag d)
+{
+    if (d.status == RSV_OK) cli_error(st, "%s: %s", prog, label);
+    else cli_kv_walk_error(prog, label, f, d);
 }
 
 void cli_kv_walk_error(const char *prog, const char *label, const rsv_kv03_file *f,

@@ -14,8 +14,17 @@
 #include "reservoir/kv03.h"
 
 /* Open (KV03.md §9.1, mapped). Returns -1 on success, else CLI_EXIT_FAIL
- * after printing the error. Close with rsv_kv03_close. */
+ * after printing the error. A path that is not a regular file (directory,
+ * FIFO — checked without blocking —, device, "-") is refused with a message
+ * naming its kind; I/O errors carry strerror. The mapping is registered for
+ * the SIGBUS report (signals.h). Close with cli_kv_close. */
 int cli_kv_open(const char *prog, const char *label, const char *path, rsv_kv03_file *f);
+void cli_kv_close(rsv_kv03_file *f);
+
+/* A cursor walk failed with st: the walk error with its position, or just
+ * the status when the cursor has no diagnosis. */
+void cli_kv_cursor_error(const char *prog, const char *label, const rsv_kv03_file *f, rsv_status st,
+                         rsv_kv03_diag d);
 
 /* A failure of a cursor / frame walk (diag from the cursor, scan or merge). */
 void cli_kv_walk_error(const char *prog, const char *label, const rsv_kv03_file *f,

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "signals.h"
 #include "reservoir/version.h"
 
 static const cli_command commands[] = {
@@ -41,6 +42,7 @@ static void help(FILE *out)
 
 int main(int argc, char **argv)
 {
+    cli_signals_install();
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("rsv (reservoir) %s\n", RSV_VERSION_STRING);
         return cli_finish_stdout("--version", CLI_EXIT_OK);

@@ -1,77 +1,125 @@
-/* rsv — atomic whole-file output (see outfile.h). */
-#define _POSIX_C_SOURCE 200809L
+/* rsv — output checks, the signal-safe KV03 path writer and output error
+ * messages (see outfile.h). */
+#define _GNU_SOURCE /* realpath */
 #include "outfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-static int write_all(int fd, const uint8_t *p, size_t n)
+#include "cli.h"
+#include "signals.h"
+
+const char *cli_file_kind(unsigned mode)
 {
-    while (n) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
+    mode_t m = (mode_t)mode;
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISLNK(m)) return "a symbolic link";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISFIFO(m)) return "a pipe or FIFO";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
 }
 
-static int sync_parent(const char *path)
+/* realpath of path's directory + "/" + its last component (the file itself
+ * need not exist). NULL if the directory cannot be resolved. */
+static char *canonical(const char *path)
 {
     const char *slash = strrchr(path, '/');
-    size_t n = slash ? (size_t)(slash - path) : 0;
-    char *dir = malloc(n + 2);
-    if (!dir) return -1;
-    if (!slash) strcpy(dir, ".");
-    else if (n == 0) strcpy(dir, "/");
-    else {
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    const char *base = slash ? slash + 1 : path;
+    char *dir;
+    if (!slash) dir = strdup(".");
+    else if (slash == path) dir = strdup("/");
+    else dir = strndup(path, (size_t)(slash - path));
+    if (!dir) return NULL;
+    char *real = realpath(dir, NULL);
     free(dir);
-    if (fd < 0) return -1;
-    int rc = fsync(fd);
-    close(fd);
-    return rc;
+    if (!real) return NULL;
+    size_t n = strlen(real), b = strlen(base);
+    char *out = malloc(n + b + 2);
+    if (out) {
+        memcpy(out, real, n);
+        out[n] = '/';
+        memcpy(out + n + 1, base, b + 1);
+    }
+    free(real);
+    return out;
 }
 
-rsv_status cli_write_file_atomic(const char *path, const void *bytes, size_t n)
+int cli_same_file(const char *a, const char *b)
 {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
-    if (!tmp) return RSV_ERR_NOMEM;
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(tmp);
-        return RSV_ERR_IO;
+    if (strcmp(a, b) == 0) return 1;
+    struct stat sa, sb;
+    int ha = stat(a, &sa) == 0, hb = stat(b, &sb) == 0;
+    if (ha && hb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ha != hb) {
+        /* A dangling symbolic link still names its target: compare by name. */
+        struct stat la;
+        const char *link = !ha ? a : b;
+        if (lstat(link, &la) != 0 || !S_ISLNK(la.st_mode)) return 0;
     }
-    /* mkstemp creates 0600; give the file the usual umask-governed mode. */
-    mode_t um = umask(0);
-    umask(um);
-    int rc = fchmod(fd, 0666 & ~um);
-    if (rc == 0) rc = write_all(fd, (const uint8_t *)bytes, n);
-    if (rc == 0) rc = fsync(fd);
-    if (close(fd) != 0) rc = -1;
-    if (rc == 0) rc = rename(tmp, path);
-    if (rc != 0) {
-        int saved = errno;
-        unlink(tmp);
-        free(tmp);
-        errno = saved;
-        return RSV_ERR_IO;
+    char *ca = canonical(a), *cb = canonical(b);
+    int same = ca && cb && strcmp(ca, cb) == 0;
+    free(ca);
+    free(cb);
+    return same;
+}
+
+int cli_check_output(const char *prog, const char *out, int may_stream, const char *const *inputs,
+                     const char *const *what, size_t n)
+{
+    if (strcmp(out, "-") == 0) {
+        if (may_stream) return -1;
+        return cli_usage_error(prog, "OUT '-': a KV03 file cannot be written to standard output "
+                                     "(its header is written last); give a file name");
     }
-    free(tmp);
-    return sync_parent(path) == 0 ? RSV_OK : RSV_ERR_IO;
+    for (size_t i = 0; i < n; i++)
+        if (inputs[i] && strcmp(inputs[i], "-") != 0 && cli_same_file(out, inputs[i]))
+            return cli_usage_error(prog, "OUT '%s' is the same file as %s '%s'", out, what[i], inputs[i]);
+    struct stat sb;
+    if (lstat(out, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return cli_usage_error(prog, "OUT '%s' is %s: refusing to replace it (only a regular file "
+                                     "is replaced)", out, cli_file_kind((unsigned)sb.st_mode));
+    return -1;
+}
+
+void cli_output_error(const char *prog, const char *out, cli_out_op op, int err, rsv_status st)
+{
+    static const char *const ops[] = {"creating a temporary file beside it", "writing",
+                                      "finishing (fsync, rename)"};
+    if (st == RSV_ERR_IO)
+        cli_error(st, "%s: output '%s': %s: %s", prog, out, ops[op], strerror(err));
+    else
+        cli_error(st, "%s: output '%s': %s", prog, out, ops[op]);
+}
+
+rsv_status cli_kvout_init(rsv_kv03_writer *w, const rsv_kv03_policy *policy, const uint8_t *code,
+                          uint64_t code_bits, const char *path)
+{
+    cli_signals_block();
+    rsv_status st = rsv_kv03_writer_init_path(w, policy, code, code_bits, path);
+    int saved = errno;
+    if (!st) cli_temp_arm(rsv_kv03_writer_temp_path(w));
+    cli_signals_unblock();
+    errno = saved;
+    return st;
+}
+
+rsv_status cli_kvout_commit(rsv_kv03_writer *w)
+{
+    rsv_status st = rsv_kv03_writer_commit(w);
+    cli_temp_disarm();
+    return st;
+}
+
+void cli_kvout_free(rsv_kv03_writer *w)
+{
+    int saved = errno;
+    rsv_kv03_writer_free(w);
+    cli_temp_disarm();
+    errno = saved;
 }

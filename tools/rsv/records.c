@@ -1,10 +1,13 @@
 /* rsv — records in memory, sorted and written as KV03 (see records.h). */
 #include "records.h"
 
+#include <errno.h>
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "reservoir/record.h"
+#include "signals.h"
 
 void cli_records_init(cli_records *rs)
 {
@@ -66,18 +69,31 @@ size_t cli_records_first_duplicate(const cli_records *rs)
 
 rsv_status cli_records_write(const cli_records *rs, const rsv_kv03_policy *policy,
                              const uint8_t *code, uint64_t code_bits, size_t start, size_t step,
-                             const char *path, size_t *failed)
+                             const char *path, size_t *failed, cli_out_op *op, int *err)
 {
     rsv_kv03_writer w;
     *failed = rs->n;
-    rsv_status st = rsv_kv03_writer_init_path(&w, policy, code, code_bits, path);
+    *op = CLI_OUT_CREATE;
+    rsv_status st = cli_kvout_init(&w, policy, code, code_bits, path);
+    *err = errno;
+    if (!st) {
+        *op = CLI_OUT_WRITE;
+        cli_test_pause(0);
+    }
+    unsigned long long done = 0;
     for (size_t i = start; !st && i < rs->n; i += step) {
         const cli_rec *r = &rs->v[i];
         rsv_value v = r->tombstone ? rsv_value_tombstone() : rsv_value_present(r->val, r->vlen);
         st = rsv_kv03_writer_add(&w, r->key, r->klen, v);
-        if (st) *failed = i;
+        *err = errno;
+        if (st && st != RSV_ERR_IO) *failed = i; /* an I/O error is the output's, not record i's */
+        if (!st) cli_test_pause(++done);
     }
-    if (!st) st = rsv_kv03_writer_commit(&w);
-    rsv_kv03_writer_free(&w); /* removes the temporary after a failure */
+    if (!st) {
+        *op = CLI_OUT_COMMIT;
+        st = cli_kvout_commit(&w);
+        *err = errno;
+    }
+    cli_kvout_free(&w); /* removes the temporary after a failure */
     return st;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bytebuf.h"
+#include "outfile.h"
 #include "reservoir/kv03.h"
 
 typedef struct cli_rec {
@@ -36,12 +37,14 @@ void cli_records_sort(cli_records *rs);
 /* First i > 0 whose key equals key i-1 (after sorting), or rs->n. */
 size_t cli_records_first_duplicate(const cli_records *rs);
 
-/* Write records start, start+step, start+2*step, ... to `path`. On failure
- * returns the codec's status with *failed = the record index (or rs->n for a
- * failure outside add, e.g. init or the file output); no file is left
- * behind (codec guarantee). */
+/* Write records start, start+step, start+2*step, ... to `path` (signal-safe
+ * path writer, outfile.h). On failure returns the codec's status with
+ * *failed = the record index whose add failed for a reason of its own, or
+ * rs->n for a failure of the output (init, an I/O error while writing, the
+ * commit); *op and *err say which output step failed and its errno. No file
+ * is left behind (codec guarantee). */
 rsv_status cli_records_write(const cli_records *rs, const rsv_kv03_policy *policy,
                              const uint8_t *code, uint64_t code_bits, size_t start, size_t step,
-                             const char *path, size_t *failed);
+                             const char *path, size_t *failed, cli_out_op *op, int *err);
 
 #endif

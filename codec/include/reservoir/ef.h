@@ -58,6 +58,10 @@ void rsv_ef_init(rsv_ef *ef, const rsv_ef_layout *lay, const uint8_t *low, const
  * entry or up to 65 high words, and one or two low words. */
 rsv_status rsv_ef_select(const rsv_ef *ef, uint64_t i, uint64_t *out);
 
+/* Internal, for tests: rsv_ef_select with the portable popcount, which the
+ * dispatch never selects on a CPU that has POPCNT. */
+rsv_status rsv__ef_select_portable(const rsv_ef *ef, uint64_t i, uint64_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,9 @@
 /* reservoir — KV03 files (KV03.md §3–§9, §11.1).
  *
- * Writer: streaming append of strictly increasing records, then finish to
- * file bytes in memory or to a path (temporary file, fsync, rename, fsync of
- * the directory). The file is a pure function of (records, policy, C0).
+ * Writer: streaming append of records with strictly increasing logical keys
+ * (code ‖ key), then finish to file bytes in memory or to a path (temporary
+ * file, fsync, rename, fsync of the directory). The file is a pure function
+ * of (records with their codes, policy); one code throughout is the v1 file.
  *
  * Reader: open (§9.1: header + directory only, nothing else is touched), scan
  * (§9.2: full verification) and three access levels over the data stream:
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "reservoir/ef.h"
+#include "reservoir/export.h"
 #include "reservoir/golomb.h"
 #include "reservoir/reader.h"
 #include "reservoir/record.h"
@@ -89,6 +91,15 @@ typedef struct rsv_kv03_writer {
     struct rsv_kv03_sink *sink;
     uint64_t flushed_bits;
     uint64_t buffered_max; /* high-water mark of rsv_writer_nbytes(&data) */
+    /* Format revision v2 (§3.2, §6): the code of the last record and the
+     * codes used so far (private, allocated at the first record: see
+     * code_list.h; O(dictionary bits / 8 + 16 per code)). */
+    uint8_t cur[RSV_KV03_MAX_CODE_BITS / 8]; /* last record's code, zero padded */
+    uint64_t cur_bits;
+    int fresh;           /* the next record starts its code: record 0 or a code change */
+    uint64_t trans_R;    /* fresh and N > 0: lcp(previous code, new code) */
+    uint64_t trans_cont; /* fresh and N > 0: the previous record's logical length */
+    struct rsv__codes *codes;
 } rsv_kv03_writer;
 
 /* code = NULL selects the default C0 = `0` (code_bits ignored); otherwise C0
@@ -102,6 +113,26 @@ rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_l
 /* Same with the value given as an encoded span (merges copy values this way). */
 rsv_status rsv_kv03_writer_add_span(rsv_kv03_writer *w, const void *key, size_t key_len,
                                     const rsv_value_span *v);
+/* Format revision v2: append one record with its own selector code, the
+ * first code_bits bits (MSB-first) of code; code = NULL means the init's C0
+ * (code_bits ignored). Checks in the order of §11.1, after the argument
+ * checks (key = NULL with key_len > 0, code = NULL is fine):
+ *   1. code_bits > 512                                  → RSV_ERR_TOO_LARGE
+ *   2. a code not used before that is a prefix of a code used before, or has
+ *      one as a prefix (an empty code beside any other) → RSV_ERR_SELECTOR_PREFIX
+ *   3. logical key (code ‖ key bits) not above the previous record's
+ *      (so also any return to an earlier code)         → RSV_ERR_UNSORTED
+ * then the value checks of rsv_kv03_writer_add. A file whose records all use
+ * one code is the v1 file of that C0, byte for byte; with m >= 2 codes the
+ * writer emits transitions, seeds and the dictionary (§3.2, §6). Mixing
+ * rsv_kv03_writer_add (the init's C0) and add_coded is allowed. */
+RSV_API rsv_status rsv_kv03_writer_add_coded(rsv_kv03_writer *w, const uint8_t *code,
+                                             uint64_t code_bits, const void *key, size_t key_len,
+                                             rsv_value v);
+/* The same with the value given as an encoded span. */
+RSV_API rsv_status rsv_kv03_writer_add_coded_span(rsv_kv03_writer *w, const uint8_t *code,
+                                                  uint64_t code_bits, const void *key,
+                                                  size_t key_len, const rsv_value_span *v);
 /* Finish: the complete file in a malloc'd buffer (free() it). The writer is
  * then finished (RSV_ERR_STATE for further adds/finishes). */
 rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
@@ -128,7 +159,10 @@ static inline rsv_kv03_diag rsv_kv03_writer_diag(const rsv_kv03_writer *w) { ret
  * (RSV_KV03_FLUSH_BYTES unless changed) of data-stream bytes are buffered, the
  * whole bytes are appended to the temporary and only the trailing partial
  * byte stays. Memory is therefore O(bound + largest record + N/W): one u64
- * block offset per block (needed for the EF index at the end) remains.
+ * block offset per block (needed for the EF index at the end) remains, plus
+ * (format revision v2) the codes used so far: their bits and two u64 per
+ * distinct code (≤ 80 bytes per code, the size of the dictionary the file
+ * stores; the seeds are derived from it at commit, not kept per block).
  *
  * rsv_kv03_writer_commit writes the last data bytes, the gap, EF sections
  * 1–4, dictionary, offsets and seeds, computes the body CRC by re-reading the
@@ -157,6 +191,14 @@ rsv_status rsv_kv03_writer_init_path(rsv_kv03_writer *w, const rsv_kv03_policy *
 rsv_status rsv_kv03_writer_set_flush_bytes(rsv_kv03_writer *w, size_t bytes);
 /* Finish a path writer (see above). RSV_ERR_STATE for an in-memory writer. */
 rsv_status rsv_kv03_writer_commit(rsv_kv03_writer *w);
+/* The name of a path writer's temporary while it exists (from init until the
+ * commit renames it, a failure unlinks it, or free), else NULL. The string is
+ * owned by the writer and does not move, so a caller may copy it once after
+ * init and unlink that copy from a signal handler (reservoir/file_io.h). The
+ * rules for `path` itself (only a regular file is replaced, its permission
+ * bits kept; NAME_MAX-safe temporary names; errno kept for RSV_ERR_IO) are
+ * those of reservoir/file_io.h. */
+RSV_API const char *rsv_kv03_writer_temp_path(const rsv_kv03_writer *w);
 
 /* Memory observation for tests and tools. "Buffered" = data-stream bytes
  * held in memory (rsv_writer_nbytes of the in-memory part); the high-water
@@ -170,10 +212,13 @@ typedef struct rsv_kv03_writer_stats {
     uint64_t buffer_capacity; /* bytes allocated for them (geometric growth) */
     uint64_t offset_bytes;    /* block-offset table: 8 per block */
     int streaming;            /* 1 while a file sink is attached */
+    uint64_t code_bytes;      /* v2: the codes used so far (bits + 16 per code), allocated */
 } rsv_kv03_writer_stats;
 void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out);
 
-/* One-shot batch encoder (§11.1) over an array of records. */
+/* One-shot batch encoder (§11.1) over an array of records. A record's code
+ * is recs[i].code/code_bits, or the call's code (NULL: `0`) when
+ * recs[i].code is NULL. */
 rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, uint64_t code_bits,
                            const rsv_record *recs, size_t n, uint8_t **out, size_t *nbytes);
 
@@ -201,20 +246,84 @@ typedef struct rsv_kv03_file {
     const uint8_t *code;  /* C0 = the first dict_bits bits of section 5 */
     void *map;            /* set by rsv_kv03_open_path */
     size_t map_len;
+    /* v2 (KV03.md §6): pointers only, set by open, read by nobody at open */
+    const uint8_t *dict;     /* section 5 bytes (dict_bits bits) */
+    const uint8_t *dict_off; /* section 6 bytes: m+1 little-endian u64 */
+    const uint8_t *seeds;    /* section 7 bytes */
+    unsigned seed_w;         /* bits per seed: bitlen(m-1) when m >= 2, else 0 */
 } rsv_kv03_file;
 
-/* §9.1 checks 1–29 in order, first failure wins; reads only the 96-byte
- * header and the 192-byte directory. expected = NULL skips check 11. */
+/* §9.1 checks 1–28 in order, first failure wins; reads only the 96-byte
+ * header and the 192-byte directory. expected = NULL skips check 11. Format
+ * revision v2: m >= 2 files open (v1's check 29 is gone); their dictionary
+ * is read by the walkers and scan (§6.3), never by open. */
 rsv_status rsv_kv03_open(const void *bytes, size_t n, const rsv_kv03_policy *expected,
                          rsv_kv03_file *out);
 /* mmap the file read-only and open it. RSV_ERR_IO if it cannot be opened or
- * mapped; the mapping is released by rsv_kv03_close (also on open failure). */
+ * mapped; the mapping is released by rsv_kv03_close (also on open failure).
+ * Only regular files are opened: a directory (errno EISDIR) or a FIFO,
+ * device or socket (errno EINVAL) is RSV_ERR_IO without blocking (the open
+ * uses O_NONBLOCK, so a FIFO with no writer does not hang).
+ *
+ * The mapping contract (docs/kv03.md, "Mapped files"): the file must not
+ * shrink while it is open. Every later read of the mapping (scan, frames,
+ * cursor, merge) touches the file's pages directly; a page beyond a new,
+ * shorter end of file raises SIGBUS in the reading thread, which the library
+ * cannot turn into a status. Content rewritten in place is read as it is
+ * (the CRCs of a scan catch it only if the scan runs after the change).
+ * Callers that cannot promise a stable file use rsv_kv03_open_path_copy. */
 rsv_status rsv_kv03_open_path(const char *path, const rsv_kv03_policy *expected,
                               rsv_kv03_file *out);
+/* Same, but the file is read (pread) into private memory once: no SIGBUS
+ * whatever happens to the file later, at the cost of file-size memory. A
+ * file that shrinks during the read is RSV_ERR_IO (errno EIO). Released by
+ * rsv_kv03_close like a mapping. */
+RSV_API rsv_status rsv_kv03_open_path_copy(const char *path, const rsv_kv03_policy *expected,
+                                           rsv_kv03_file *out);
 void rsv_kv03_close(rsv_kv03_file *f);
 
 /* block_offset(b) = select(b) + ord_b * cw (§4), b in 0..nb. */
 rsv_status rsv_kv03_block_offset(const rsv_kv03_file *f, uint64_t b, uint64_t *bit);
+
+/* ---- selector dictionary and seeds (§6, format revision v2) -------------
+ *
+ * m = rsv_kv03_code_count(f): 0 for the empty file, 1 for a single-code (v1)
+ * file, >= 2 for a multi-code file. Open does not read sections 5-7;
+ * frames, cursors and scan run rsv_kv03_dictionary_check before record 0
+ * when m >= 2. Codes are numbered by their dictionary index j (0..m-1),
+ * which is also their bit-string order. */
+
+/* §6.3 steps 1-4 in order: RSV_ERR_SECTION_ENDPOINTS, RSV_ERR_DICTIONARY_SHAPE,
+ * RSV_ERR_TOO_LARGE (a code longer than 512 bits: the spec's MAY, taken),
+ * RSV_ERR_DICTIONARY_ORDER. RSV_OK for m <= 1 (nothing read). Reads sections
+ * 5 and 6 only; allocates nothing. */
+RSV_API rsv_status rsv_kv03_dictionary_check(const rsv_kv03_file *f);
+/* m (1 for a v1 file, 0 for the empty file). */
+RSV_API uint64_t rsv_kv03_code_count(const rsv_kv03_file *f);
+/* Dictionary code j as a bit view into section 5 (j = 0 is C0 when m <= 1).
+ * RSV_ERR_INVALID_ARGUMENT when j >= max(m, 1). Meaningful (in bounds and
+ * ordered) only after rsv_kv03_dictionary_check returned RSV_OK; before it a
+ * code whose offsets leave section 5 gives RSV_ERR_SECTION_ENDPOINTS. */
+RSV_API rsv_status rsv_kv03_code(const rsv_kv03_file *f, uint64_t j, rsv_view *code);
+/* seed_b, the dictionary index of block b's first record (0 when m <= 1).
+ * RSV_ERR_INVALID_ARGUMENT when b >= nb. Not range-checked against m. */
+RSV_API rsv_status rsv_kv03_seed(const rsv_kv03_file *f, uint64_t b, uint64_t *j);
+
+/* Jumping to a code. Block starts are NOT key restarts (§3.2: a block start
+ * that continues its code inherits key bits), so a block cannot be decoded
+ * on its own; the seeds only bound where a code begins.
+ *
+ * rsv_kv03_first_block_of_code: with b* = the first block whose seed is
+ * >= j (nb if none), binary search over the seeds (O(log nb) seed reads,
+ * nothing else read): [first, last] = [0, 0] when b* = 0, [nb-1, nb-1] when
+ * b* = nb, else [b*-1, b*]. Guarantee, for a file whose seeds are the ones
+ * the walk implies (every file the §3.3 walk accepts has nondecreasing
+ * seeds): the first record whose code is >= j lies in block `first`, or is
+ * the first record of block `last`; when no record has a code >= j, there
+ * is none. When first > 0, seed_first < j holds for any seeds. N = 0 gives
+ * [0, 0] (no block). RSV_ERR_INVALID_ARGUMENT when j >= max(m, 1). */
+RSV_API rsv_status rsv_kv03_first_block_of_code(const rsv_kv03_file *f, uint64_t j, uint64_t *first,
+                                                uint64_t *last);
 
 /* §9.2 full verification after a successful open, first failure wins.
  * diag (may be NULL) receives the failing record and bit for walk errors. */
@@ -238,6 +347,7 @@ typedef struct rsv_kv03_frame {
      * them: it compares and stores literals of any length with word loads.) */
     uint64_t literal_word;
     int literal_inline;
+    uint64_t code; /* dictionary index of the record's code (0 when m <= 1) */
 } rsv_kv03_frame;
 
 typedef struct rsv_kv03_frames {
@@ -250,8 +360,13 @@ typedef struct rsv_kv03_frames {
     int done;
     int literal_words; /* fill rsv_kv03_frame.literal_word (opt-in) */
     uint64_t next_block; /* index of the next block-start record (saves i mod W) */
+    uint64_t code;       /* Cp: dictionary index of the previous record's code */
+    uint64_t code_bits;  /* |Cp| (c = dict_bits when m <= 1) */
 } rsv_kv03_frames;
 
+/* With m >= 2 init reads the dictionary (§6.3, rsv_kv03_dictionary_check):
+ * on failure it returns that status and the walker is poisoned at record 0,
+ * bit 0 (later calls: RSV_ERR_POISONED). The cursor's init/reset likewise. */
 rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f);
 /* Next frame: *more = 1 and *out filled, or *more = 0 at the end. After the
  * last record the terminal check (§3.3) is made before returning it. */
@@ -267,6 +382,7 @@ typedef struct rsv_kv03_entry {
     rsv_value_span value_span; /* the value's encoding (bytes not copied) */
     rsv_value value;           /* kind and len always; data only from rsv_kv03_cursor_record */
     uint64_t end;              /* data-stream bit after the record */
+    uint64_t code;             /* dictionary index of the record's code (0 when m <= 1) */
 } rsv_kv03_entry;
 
 typedef struct rsv_kv03_cursor {
@@ -288,6 +404,23 @@ void rsv_kv03_cursor_free(rsv_kv03_cursor *c);
  * value buffers: a warm cursor walks a file without allocating. */
 rsv_status rsv_kv03_cursor_reset(rsv_kv03_cursor *c, const rsv_kv03_file *f);
 static inline rsv_kv03_diag rsv_kv03_cursor_diag(const rsv_kv03_cursor *c) { return c->diag; }
+
+/* rsv_kv03_frames_seek_code / rsv_kv03_cursor_seek_code: restart the walker
+ * on its file (dictionary read again, §6.3) so that its next call returns
+ * the first record whose code is >= j (or *more = 0 when there is none):
+ * the walk starts at block `first` above — the block start there is parsed
+ * as continuing its seed's code (its key bits are unknown and not needed:
+ * its code is < j) — and frames are skipped until the code reaches j. The
+ * record handed over is record 0 or follows a code change, so its key
+ * starts fresh and the cursor rebuilds every key from it exactly as a walk
+ * from record 0 would. Checks made on the skipped records: §3.3 steps 1-5
+ * (block offsets, seeds, transitions, framing) and the terminal check when
+ * the end is reached; not made: step 6-7 (keys, order) of the skipped
+ * records and PREFIX_CROSSES_CODE at block `first`. A failure poisons the
+ * walker (diag: record and bit as in a walk). Cost: one block of frames at
+ * most before code j's first record when the seeds are monotone. */
+RSV_API rsv_status rsv_kv03_frames_seek_code(rsv_kv03_frames *fw, uint64_t j);
+RSV_API rsv_status rsv_kv03_cursor_seek_code(rsv_kv03_cursor *c, uint64_t j);
 
 /* ---- reusable full verification ----------------------------------------- */
 

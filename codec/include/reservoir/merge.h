@@ -1,15 +1,27 @@
 /* reservoir — merging KV03 files (KV03.md §11.2).
  *
  * Inputs are opened files, oldest to newest (at least two, else
- * RSV_ERR_INVALID_ARGUMENT), with identical policy and, among non-empty
- * inputs, the same C0 (else RSV_ERR_MERGE_MISMATCH). The output is the sorted
- * union, each key taking its newest binding (tombstones stay encoded unless
- * RSV_MERGE_DROP_TOMBSTONES), written through the streaming KV03 writer, so
- * it is byte-identical to batch-encoding the merged list. Inputs are read
- * with §3.3 only (block offsets, framing, order, terminal); scan untrusted
- * inputs first. Memory: one frame walker per input plus the writer (data
- * stream and one u64 per output block; with rsv_merge_init_path only the
- * unflushed tail of the data stream, see below). Inputs are never modified.
+ * RSV_ERR_INVALID_ARGUMENT). Init checks, in this order (format revision v2):
+ * identical policy (else RSV_ERR_MERGE_MISMATCH, failed_input = the first
+ * input that differs from input 0); every input with m >= 2 reads its
+ * dictionary (rsv_kv03_dictionary_check: SECTION_ENDPOINTS,
+ * DICTIONARY_SHAPE, TOO_LARGE, DICTIONARY_ORDER; failed_input = that input);
+ * the union of all input dictionaries (m = 1: C0; empty inputs contribute
+ * nothing) prefix-free, else RSV_ERR_MERGE_MISMATCH with failed_input = the
+ * first input whose codes conflict with a code of an earlier input. Inputs
+ * may thus have different code sets: inputs coded `0` and `1` merge into a
+ * two-code file. The output is the sorted union of logical keys (code ‖
+ * key), each taking its newest binding (tombstones stay encoded unless
+ * RSV_MERGE_DROP_TOMBSTONES, which may remove a code from the output's
+ * dictionary), written through the streaming KV03 writer, so it is
+ * byte-identical to batch-encoding the merged list (dictionary = the codes
+ * of the output records). Inputs are read with §3.3 only (dictionary, seeds,
+ * transitions, block offsets, framing, order, terminal); scan untrusted
+ * inputs first. Memory: one frame walker per input, the union of the input
+ * dictionaries (one view and one u64 per input code), plus the writer (data
+ * stream, one u64 per output block and the output dictionary; with
+ * rsv_merge_init_path only the unflushed tail of the data stream, see
+ * below). Inputs are never modified.
  *
  * A failure poisons the merge (RSV_ERR_POISONED afterwards; diag keeps the
  * first error, the failing input and its record/bit) and discards the output:
@@ -42,6 +54,12 @@ typedef struct rsv_merge_head {
      * comparing the two (saves comparing them again when tie_with wins) */
     size_t tie_with;
     uint64_t tie_lcp;
+    /* v2: the head's code as an index into the merge's code union (codes
+     * order like their indices); lcp above is meaningful only between keys
+     * of one code: a head whose code differs from E's has local = 0 and
+     * lcp = 0 (its key is compared from bit 0 with other heads of its code). */
+    uint64_t g;
+    const uint64_t *map; /* input dictionary index -> union index */
 } rsv_merge_head;
 
 typedef struct rsv_merge {
@@ -58,6 +76,13 @@ typedef struct rsv_merge {
     uint64_t emitted;
     size_t failed_input; /* input index of an input failure, else n */
     rsv_kv03_diag diag;
+    /* v2: the sorted union of the input dictionaries (views into the
+     * inputs' section 5) and the per-input index maps (one allocation) */
+    rsv_view *codes;
+    uint64_t ncodes;
+    uint64_t *code_map;
+    uint64_t e_code;   /* union index of E's code (valid once a key was chosen) */
+    uint64_t out_code; /* union index of the last emitted record's code (out.N > 0) */
 } rsv_merge;
 
 rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
@@ -108,6 +133,13 @@ rsv_status rsv_merge_init_path(rsv_merge *m, const rsv_kv03_file *const *inputs,
 /* Publish a path merge's output. RSV_ERR_STATE before the merge is done, after
  * a commit, or for an in-memory merge. */
 rsv_status rsv_merge_commit(rsv_merge *m);
+/* The temporary's name while a path merge has one (rsv_kv03_writer_temp_path
+ * of the output writer), else NULL: stable until commit, failure or free, for
+ * a signal handler to unlink (reservoir/file_io.h). */
+static inline const char *rsv_merge_temp_path(const rsv_merge *m)
+{
+    return rsv_kv03_writer_temp_path(&m->out);
+}
 /* One call: init_path, run, commit, free. */
 rsv_status rsv_merge_files_path(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
                                 const char *path);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "reservoir/golomb.h"
+#include "reservoir/mem_impl.h" /* implementation, not API: the bounded loads */
 #include "reservoir/status.h"
 #include "reservoir/view.h"
 
@@ -109,21 +110,42 @@ static inline rsv_status rsv__commit(rsv_reader *r, rsv__slow_ret s, uint64_t *o
 
 /* ---- primitives --------------------------------------------------------- */
 
-static inline uint64_t rsv__load_be64(const uint8_t *p)
+#ifdef RSV_SELFTEST_PLANT
+/* LOAD-CHECK SELF-TEST ONLY (tests/load_check/): planted load defects, live
+ * when rsv__selftest_plant names one. RSV_SELFTEST_PLANT is defined only for
+ * the self-test's private copies of the codec, never in a normal build. Each
+ * keeps the decoded values right (so differential tests pass) and breaks
+ * only CODES.md §1.2. */
+enum { RSV__PLANT_ALIGN_DOWN = 1, RSV__PLANT_HEAD = 2, RSV__PLANT_TAIL = 3, RSV__PLANT_SKIPPED = 4 };
+extern int rsv__selftest_plant;
+extern volatile uint8_t rsv__selftest_sink; /* keeps a planted load alive */
+extern uint64_t rsv__selftest_stale;        /* 1 + the bit a planted skip left behind */
+
+/* ALIGN_DOWN: the 8-byte refill from pos's byte rounded down to an 8-byte
+ * address; HEAD: from the byte before pos's byte. Both shift the extra bytes
+ * out (n shrinks). SKIPPED: first loads the byte of the position before the
+ * last long skip. */
+static inline void rsv__planted_refill(rsv_reader *r, uint64_t bit)
 {
-    uint64_t x;
-    memcpy(&x, p, 8);
-#if defined(__GNUC__) || defined(__clang__)
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    x = __builtin_bswap64(x);
-#endif
-#else
-    x = ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
-        ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
-        ((uint64_t)p[6] << 8) | (uint64_t)p[7];
-#endif
-    return x;
+    const uint8_t *a = r->data + (bit >> 3), *b = a;
+    if (rsv__selftest_plant == RSV__PLANT_ALIGN_DOWN) b = (const uint8_t *)((uintptr_t)a & ~(uintptr_t)7);
+    if (rsv__selftest_plant == RSV__PLANT_HEAD) b = a - 1;
+    if (rsv__selftest_plant == RSV__PLANT_SKIPPED && rsv__selftest_stale) {
+        rsv__selftest_sink =
+            rsv__load_u8_in(r->data + ((rsv__selftest_stale - 1) >> 3), RSV__READER_LO(r), RSV__READER_HI(r));
+        rsv__selftest_stale = 0;
+    }
+    unsigned sh = (unsigned)(a - b) * 8 + (unsigned)(bit & 7); /* <= 63 */
+    r->cache = rsv__load_be64_in(b, RSV__READER_LO(r), RSV__READER_HI(r)) << sh;
+    r->n = 64u - sh;
 }
+
+static inline void rsv__planted_skip(const rsv_reader *r, uint64_t nbits)
+{
+    (void)nbits;
+    if (rsv__selftest_plant == RSV__PLANT_SKIPPED) rsv__selftest_stale = r->off + r->pos + 1;
+}
+#endif
 
 /* Reload the cache from pos. When at least 64 - s view bits remain (s = the
  * bit offset of pos inside its byte) the 8 bytes from pos's byte all hold view
@@ -135,7 +157,10 @@ static inline void rsv__refill(rsv_reader *r)
     uint64_t bit = r->off + r->pos; /* no overflow: off + len <= 2^64 - 1 */
     unsigned s = (unsigned)(bit & 7);
     if (RSV_LIKELY(r->len - r->pos >= 64u - s)) {
-        r->cache = rsv__load_be64(r->data + (bit >> 3)) << s; /* s <= 7 */
+#ifdef RSV_SELFTEST_PLANT
+        if (rsv__selftest_plant) { rsv__planted_refill(r, bit); return; }
+#endif
+        r->cache = rsv__load_be64_in(r->data + (bit >> 3), RSV__READER_LO(r), RSV__READER_HI(r)) << s; /* s <= 7 */
         r->n = 64u - s;
     } else {
         rsv__fill f = rsv__refill_tail(*r);
@@ -217,6 +242,9 @@ static inline rsv_status rsv_skip(rsv_reader *r, uint64_t nbits)
         return RSV_OK;
     }
     if (nbits > r->len - r->pos) return RSV_ERR_TRUNCATED_SPAN;
+#ifdef RSV_SELFTEST_PLANT
+    rsv__planted_skip(r, nbits);
+#endif
     r->pos += nbits;
     r->cache = 0;
     r->n = 0;
@@ -266,7 +294,8 @@ static inline uint64_t rsv__peek64_far(const rsv_reader *r, uint64_t p)
     unsigned s = (unsigned)(bit & 7);
     const uint8_t *b = r->data + (bit >> 3);
     /* branch-free: for s = 0 the ninth byte contributes (b[8] << 0) >> 8 = 0 */
-    return (rsv__load_be64(b) << s) | (((uint64_t)b[8] << s) >> 8); /* s <= 7 */
+    return (rsv__load_be64_in(b, RSV__READER_LO(r), RSV__READER_HI(r)) << s) |
+           (((uint64_t)rsv__load_u8_in(b + 8, RSV__READER_LO(r), RSV__READER_HI(r)) << s) >> 8); /* s <= 7 */
 }
 
 /* A valid code too long for the one-extraction path (2z+1+k > 63) whose

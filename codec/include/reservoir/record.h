@@ -60,6 +60,9 @@ typedef struct rsv_record {
     const uint8_t *key;
     size_t key_len;
     rsv_value value;
+    /* Format revision v2 (appended: positional initializers keep working). */
+    const uint8_t *code; /* selector code, MSB-first; NULL = the call's default code (C0) */
+    uint64_t code_bits;  /* its length in bits (ignored when code == NULL) */
 } rsv_record;
 
 /* ---- values (§1.3) ------------------------------------------------------ */

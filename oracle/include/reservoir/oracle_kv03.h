@@ -170,7 +170,8 @@ typedef enum rsv_oracle_kv03_mode {
 typedef enum rsv_oracle_phase {
     RSV_ORACLE_PHASE_NONE = 0, /* success */
     RSV_ORACLE_PHASE_OPEN = 1, /* KV03.md §9.1 */
-    RSV_ORACLE_PHASE_SCAN = 2  /* KV03.md §9.2 (the WALK mode reports step 3) */
+    RSV_ORACLE_PHASE_SCAN = 2, /* KV03.md §9.2 (the WALK mode reports step 3) */
+    RSV_ORACLE_PHASE_DICTIONARY = 3 /* KV03.md §6.3 (v2 decoders, m >= 2) */
 } rsv_oracle_phase;
 
 typedef struct rsv_oracle_kv03_result {
@@ -294,4 +295,8 @@ void rsv_oracle_merge_result_free(rsv_oracle_merge_result *res);
 #ifdef __cplusplus
 }
 #endif
+
+/* Format revision v2 (multi-code) entry points. */
+#include "reservoir/oracle_kv03_v2.h"
+
 #endif

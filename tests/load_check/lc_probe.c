@@ -1,0 +1,111 @@
+/* Load-check self-test probe: decodes one view with the REAL codec (or a copy
+ * of it built with a planted load defect, tests/load_check/CMakeLists.txt)
+ * and checks every value and position against the oracle.
+ *
+ *   lc_probe <case> <alignment 0..7>
+ *
+ * case  align-down  the view's first byte at address alignment a, a long
+ *                   view read in 13-bit fields (every refill in the middle
+ *                   of the view too)
+ *       head        the same view (the first byte's alignment is a)
+ *       tail        a view whose LAST byte is at address alignment a, read
+ *                   in 13-bit fields to its end (the tail refill)
+ *       skipped     read 5 bits, skip 100, read on (the byte holding bits
+ *                   5..7 of the view is skipped entirely)
+ *
+ * The view is embedded in a larger heap buffer (as a KV03 section is in its
+ * file): the bytes around it are addressable, so AddressSanitizer cannot see
+ * a load that leaves the view by a few bytes. Like the differential harness,
+ * the probe declares per operation the bytes CODES.md §1.2 allows
+ * (tests/support/load_window.h). Which planted defect is live is chosen by
+ * the case (rsv__selftest_plant); a probe linked with the real codec plants
+ * nothing.
+ *
+ * Exit 0 and "ok ..." when every value and position matched the oracle; 1 on
+ * a mismatch; the load check aborts (SIGABRT) on a load outside the bytes. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_window.h"
+#include "reservoir/oracle.h"
+#include "reservoir/reader.h"
+
+#define VIEW_BITS 403u /* off 3: bytes 0..50 of the view's data */
+
+static int fails;
+
+static void check(const char *what, rsv_status cs, uint64_t cv, uint64_t cpos, rsv_oracle_result o)
+{
+    if (cs != o.status || cpos != o.pos || (cs == RSV_OK && cv != o.value)) {
+        fprintf(stderr, "lc_probe: %s: codec %d value %" PRIu64 " pos %" PRIu64 ", oracle %d value %" PRIu64
+                        " pos %" PRIu64 "\n",
+                what, (int)cs, cv, cpos, (int)o.status, o.value, o.pos);
+        fails++;
+    }
+}
+
+static void read13(rsv_reader *r, rsv_view v, unsigned w)
+{
+    uint64_t p = rsv_reader_position(r), x = 0;
+    rsv_lw_decode(v, p);
+    rsv_status st = rsv_read(r, w, &x);
+    rsv_lw_end();
+    check("read", st, x, rsv_reader_position(r), rsv_oracle_read(v, p, w));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: lc_probe align-down|head|tail|skipped ALIGN\n");
+        return 2;
+    }
+    const char *c = argv[1];
+    unsigned a = (unsigned)atoi(argv[2]) & 7;
+    int plant = !strcmp(c, "align-down") ? 1 : !strcmp(c, "head") ? 2 : !strcmp(c, "tail") ? 3
+              : !strcmp(c, "skipped")    ? 4 : 0;
+    if (!plant) {
+        fprintf(stderr, "lc_probe: unknown case %s\n", c);
+        return 2;
+    }
+#ifdef RSV_SELFTEST_PLANT
+    rsv__selftest_plant = plant;
+#endif
+    /* 64 + 51 + 64 bytes: 64 addressable bytes on each side of the view */
+    uint8_t *buf = malloc(256);
+    if (!buf) return 2;
+    uintptr_t base = ((uintptr_t)buf + 64 + 15) & ~(uintptr_t)15; /* 16-aligned, inside buf */
+    uint64_t nbytes = (3 + VIEW_BITS + 7) / 8;                   /* 51 */
+    uint8_t *first;
+    if (plant == 3) /* the last byte at alignment a */
+        first = (uint8_t *)(base + 64 + a - (nbytes - 1));
+    else
+        first = (uint8_t *)(base + a);
+    for (unsigned i = 0; i < 256; i++) buf[i] = (uint8_t)(i * 37u + 11u); /* ones and zeros everywhere */
+    rsv_view v = rsv_view_make(first, 3, VIEW_BITS);
+    rsv_reader r;
+    rsv_lw_none();
+    rsv_reader_init(&r, v);
+    rsv_lw_end();
+    if (plant == 4) {
+        read13(&r, v, 5);
+        uint64_t p = rsv_reader_position(&r);
+        rsv_lw_none(); /* skip loads nothing (A3) */
+        rsv_status st = rsv_skip(&r, 100);
+        rsv_lw_end();
+        check("skip", st, 0, rsv_reader_position(&r), rsv_oracle_skip(v, p, 100));
+    }
+    while (rsv_reader_remaining(&r) >= 13) read13(&r, v, 13);
+    read13(&r, v, (unsigned)rsv_reader_remaining(&r));
+#ifdef RSV_LOAD_CHECK
+    unsigned long long loads = rsv__load_check_count();
+#else
+    unsigned long long loads = 0;
+#endif
+    printf("ok %s alignment %u: first byte %p (address mod 8 = %u), last byte mod 8 = %u, %llu loads checked\n", c,
+           a, (void *)first, (unsigned)((uintptr_t)first & 7), (unsigned)((uintptr_t)(first + nbytes - 1) & 7),
+           loads);
+    free(buf);
+    return fails ? 1 : 0;
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Load-check self-test runner (ctest load_check_selftest).
+
+For every planted defect and every address alignment 0..7 of the end it
+concerns, runs the same probe input three times:
+
+  real             the real codec with the load check: must exit 0 ("ok",
+                   values and positions equal to the oracle's, loads checked)
+  planted          the planted codec with the load check: must die by SIGABRT
+                   with the checker's message, at the planted site, naming
+                   exactly how far the load left the allowed bytes
+  planted_nocheck  the planted codec without the check (ASan + UBSan when
+                   asan=1): must exit 0 with right values: no sanitizer sees
+                   the defect, which is why the hook exists
+
+Fails (exit 1) on any other outcome, and when it ran no case.
+usage: run_selftest.py REAL PLANTED PLANTED_NOCHECK ASAN(0|1)
+"""
+import re
+import signal
+import subprocess
+import sys
+
+real, planted, nocheck, asan = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+
+
+def expected(case, a):
+    """(site file, regex on the message) for the planted build."""
+    if case == "align-down":
+        # at p = 0 the refill starts a bytes before the view's first byte; at
+        # alignment 0 the first refill is aligned and a later one, in the middle
+        # of the view, starts before the byte holding p (A4)
+        first = r"-%d" % a if a else r"-[1-7]"
+        return "reader.h", r"outside the site's bound .*first byte %s from the first allowed" % first
+    if case == "head":
+        return "reader.h", r"outside the site's bound .*first byte -1 from the first allowed"
+    if case == "tail":
+        return "reader.c", r"outside the site's bound .*last byte \+1 from the last allowed"
+    if case == "skipped":
+        # the byte holding view bits 5..7 (byte 1: off = 3), reloaded at p = 105
+        # (byte 13): all its bits were read or skipped before p
+        return "reader.h", r"outside the site's bound .*first byte -12 from the first allowed"
+    raise ValueError(case)
+
+
+def run(exe, case, a):
+    p = subprocess.run([exe, case, str(a)], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+failures, cases = [], 0
+for case in ("align-down", "head", "tail", "skipped"):
+    for a in range(8):
+        cases += 1
+        tag = "%s alignment %d" % (case, a)
+        rc, out, err = run(real, case, a)
+        m = re.search(r"(\d+) loads checked", out)
+        if rc != 0 or not out.startswith("ok") or not m or int(m.group(1)) == 0:
+            failures.append("%s: real codec did not pass (rc %d): %s%s" % (tag, rc, out, err))
+        rc, out, err = run(planted, case, a)
+        site, pattern = expected(case, a)
+        msg = next((l for l in err.splitlines() if l.startswith("rsv load check:")), "")
+        if rc != -signal.SIGABRT or not msg or site not in msg or not re.search(pattern, msg):
+            failures.append("%s: planted defect not caught as expected (rc %d, want SIGABRT, %s, /%s/): %s%s"
+                            % (tag, rc, site, pattern, out, err[-2000:]))
+        else:
+            print("caught  %-22s %s" % (tag, msg[len("rsv load check: "):]))
+        rc, out, err = run(nocheck, case, a)
+        if rc != 0 or not out.startswith("ok"):
+            failures.append("%s: the planted defect without the hook was expected to go unnoticed%s "
+                            "(values right), got rc %d: %s%s" % (tag, " by ASan" if asan else "", rc, out, err[-2000:]))
+        else:
+            print("missed  %-22s without the hook%s: values right, no report" % (tag, " (ASan+UBSan on)" if asan else ""))
+
+for f in failures:
+    print("FAIL " + f)
+print("%d cases, %d failures" % (cases, len(failures)))
+sys.exit(1 if failures or cases == 0 else 0)

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Self-test of the mutation runner's tokenizer and operators (ctest
+mutation_tool, label mutation-tool). The expected mutants are written out by
+hand from the fixture below, not taken from the generator."""
+import os
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cmut  # noqa: E402
+import engine  # noqa: E402
+
+FIXTURE = r'''#include <stdint.h>
+#define LIMIT 8 /* a limit */
+#define NAME(x) ((x) < 3)
+typedef struct pair { int a; int b; } pair;
+/* comment: a < b && c */
+static const char *msg = "a < b && c | d";
+static int f(pair *p, const uint8_t *d, unsigned s)
+{
+    uint8_t buf[16];
+    int x = p->a - 1; // tail comment -> x <= y
+    if (x << 1 >= p->b) return RSV_ERR_ONE;
+    x = (int)-x + (x >> s);
+    x &= (unsigned)&x != 0 || *d;
+    buf[0] = (uint8_t)(x & 3);
+    p->b = rsv__load_be64(d + 2) == 0;
+    return x;
+}
+'''
+ERRS = ["RSV_ERR_ONE", "RSV_ERR_TWO"]
+
+
+def gen(text=FIXTURE, path="codec/src/fixture.c"):
+    return cmut.generate(path, text, cmut.typedef_names([text]), ERRS)
+
+
+def muts(ms, op=None):
+    return {(m.line, m.col, m.orig, m.repl) for m in ms if op is None or m.op == op}
+
+
+class Tokenizer(unittest.TestCase):
+    def test_multichar_punctuators(self):
+        toks = [t.text for t in cmut.tokenize("a->b<<=c>>d<=e&&f||g--")]
+        self.assertEqual(toks, ["a", "->", "b", "<<=", "c", ">>", "d", "<=", "e", "&&", "f", "||", "g", "--"])
+
+    def test_comments_strings_pp(self):
+        toks = cmut.tokenize('#define A 1 \\\n  + 2\nx = "a<b" /* < */ + \'<\'; // <\n')
+        self.assertEqual([t.kind for t in toks], ["pp", "id", "op", "str", "comment", "op", "chr", "op",
+                                                   "comment"])
+        self.assertEqual(toks[1].line, 3)
+        self.assertEqual(toks[1].col, 1)
+
+
+class Operators(unittest.TestCase):
+    def setUp(self):
+        self.ms = gen()
+
+    def test_nothing_inside_comments_strings_or_includes(self):
+        lines = FIXTURE.split("\n")
+        for m in self.ms:
+            self.assertNotIn(m.line, (1, 3, 5, 6), m)  # #include, function-like macro, comment, string
+            self.assertFalse(m.line == 10 and m.col > lines[9].index("//"), m)
+
+    def test_arrow_and_shift_are_not_relational(self):
+        ror = muts(self.ms, "ror")
+        # line 11: only `>=` (col 16), never the `<` of `<<`
+        self.assertEqual({x for x in ror if x[0] == 11}, {(11, 16, ">=", ">")})
+        # line 10 `p->a`: no `-` or `>` mutants at the arrow
+        self.assertEqual({x for x in muts(self.ms) if x[0] == 10 and x[2] in ("-", ">", "->")},
+                         {(10, 18, "-", "+")})
+
+    def test_relational_and_logic(self):
+        self.assertIn((13, 23, "!=", "=="), muts(self.ms, "ror"))
+        self.assertIn((13, 28, "||", "&&"), muts(self.ms, "lcr"))
+        self.assertIn((15, 34, "==", "!="), muts(self.ms, "ror"))
+
+    def test_unary_operators_untouched(self):
+        # `(int)-x` is a cast then unary minus; `(unsigned)&x` is address-of
+        aor = muts(self.ms, "aor")
+        self.assertEqual({x for x in aor if x[0] == 12}, {(12, 17, "+", "-")})
+        bit = muts(self.ms, "bit")
+        self.assertEqual({x for x in bit if x[0] == 13}, {(13, 7, "&=", "|=")})
+        self.assertIn((14, 26, "&", "|"), bit)
+
+    def test_constants(self):
+        c = muts(self.ms, "const")
+        self.assertIn((2, 15, "8", "9"), c)   # object-like #define
+        self.assertIn((2, 15, "8", "7"), c)
+        self.assertIn((11, 14, "1", "2"), c)  # shift amount
+        self.assertIn((14, 9, "0", "1"), c)   # index 0: +1 only
+        self.assertNotIn((14, 9, "0", "-1"), c)
+        self.assertFalse([x for x in c if x[0] == 9], "array size in a declaration")
+        self.assertFalse([x for x in c if x[0] == 4], "struct definition")
+
+    def test_shift_amount(self):
+        self.assertEqual({x for x in muts(self.ms, "shift")},
+                         {(12, 25, "s", "(s + 1)"), (12, 25, "s", "(s - 1)")})
+
+    def test_statement_deletion_and_error_codes(self):
+        sdl = muts(self.ms, "sdl")
+        self.assertIn((11, 5, "if (x << 1 >= p->b) return RSV_ERR_ONE;", ";"), sdl)
+        self.assertIn((15, 5, "p->b = rsv__load_be64(d + 2) == 0;", ";"), sdl)
+        self.assertFalse([x for x in sdl if x[0] in (9, 10)], "declarations are never deleted")
+        self.assertFalse([x for x in sdl if x[0] == 16], "the final return is never deleted")
+        self.assertEqual(muts(self.ms, "err"), {(11, 32, "RSV_ERR_ONE", "RSV_ERR_TWO")})
+
+    def test_memory_operators(self):
+        mal = muts(self.ms, "malign")
+        self.assertEqual(mal, {(15, 27, "d + 2", "((const uint8_t *)((uintptr_t)(d + 2) & ~(uintptr_t)7))")})
+        mlen = muts(self.ms, "mlen")
+        self.assertEqual(mlen, {(15, 12, "rsv__load_be64(d + 2)",
+                                 "(rsv__load_be64(d + 2) + 0 * *(const volatile uint8_t *)((const uint8_t *)"
+                                 "(d + 2) + 8))")})
+
+    def test_ids_stable_unique_and_position_independent(self):
+        ids = [m.id for m in self.ms]
+        self.assertEqual(len(ids), len(set(ids)))
+        self.assertEqual(ids, [m.id for m in gen()])
+        moved = gen("\n\n/* two lines and a comment above */\n" + FIXTURE)
+        self.assertEqual(sorted(ids), sorted(m.id for m in moved))
+        self.assertNotEqual(set(ids), {m.id for m in gen(path="codec/src/other.c")})
+
+    def test_apply_keeps_line_count(self):
+        for m in self.ms:
+            self.assertEqual(cmut.apply(FIXTURE, m).count("\n"), FIXTURE.count("\n"), m)
+
+
+class Support(unittest.TestCase):
+    def test_int_literals(self):
+        self.assertEqual(cmut.int_literal_variants("0x3F"), [(1, "0x40"), (-1, "0x3E")])
+        self.assertEqual(cmut.int_literal_variants("63u"), [(1, "64u"), (-1, "62u")])
+        self.assertEqual(cmut.int_literal_variants("0"), [(1, "1")])
+        self.assertEqual(cmut.int_literal_variants("1.5"), [])
+
+    def test_elf_hash_ignores_nothing_but_debug(self):
+        with tempfile.NamedTemporaryFile(suffix=".bin") as f:
+            f.write(b"not an elf")
+            f.flush()
+            self.assertEqual(len(engine.elf_code_hash(f.name)), 40)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,59 @@
+/* Elias–Fano builder API (KV03.md §4): rsv_ef_shape's canonical sizes and
+ * overflow limit, rsv_ef_plan's argument and order statuses. Expected sizes
+ * are computed by hand from §4: q = floor(U / n), L = bitlen(q) - 1 (0 when
+ * q = 0), H = (U >> L) + n, low = 8 ceil(nL / 64), high = 8 ceil(H / 64),
+ * samples = 16 ceil(n / 256). */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "reservoir/ef.h"
+
+static void shape(uint64_t U, uint64_t n, unsigned L, uint64_t H, uint64_t low, uint64_t high, uint64_t samples)
+{
+    rsv_ef_layout lay;
+    memset(&lay, 0xA5, sizeof lay);
+    cr_assert_eq(rsv_ef_shape(U, n, &lay), RSV_OK, "U %llu n %llu", (unsigned long long)U, (unsigned long long)n);
+    cr_assert_eq(lay.n, n);
+    cr_assert_eq(lay.U, U);
+    cr_assert_eq(lay.L, L, "L: got %u want %u", lay.L, L);
+    cr_assert_eq(lay.H, H);
+    cr_assert_eq(lay.low_bytes, low);
+    cr_assert_eq(lay.high_bytes, high);
+    cr_assert_eq(lay.samples_bytes, samples);
+    cr_assert_eq(lay.sparse_bytes, 0);
+}
+
+Test(ef_build, shape_by_hand)
+{
+    shape(100, 10, 3, 12 + 10, 8, 8, 16); /* q = 10, bitlen 4; nL = 30 bits */
+    shape(0, 1, 0, 1, 0, 8, 16);          /* q = 0 */
+    shape(UINT64_MAX, 1, 63, 2, 8, 8, 16); /* q = 2^64 - 1: L = 63, U >> 63 = 1 */
+    shape(1000, 257, 1, 500 + 257, 8 * 5, 8 * 12, 32); /* q = 3: L = 1; nL = 257 bits; H = 757 */
+    /* the largest H: U = 2^63, n = 2^63 - 1, q = 1, L = 0, H = 2^64 - 1 */
+    shape(UINT64_C(1) << 63, (UINT64_C(1) << 63) - 1, 0, UINT64_MAX, 0, UINT64_C(1) << 61, UINT64_C(1) << 59);
+}
+
+Test(ef_build, shape_errors)
+{
+    rsv_ef_layout lay;
+    cr_assert_eq(rsv_ef_shape(5, 0, &lay), RSV_ERR_EF_SHAPE);
+    /* (U >> L) + n one past 2^64 - 1 */
+    cr_assert_eq(rsv_ef_shape((UINT64_C(1) << 63) + 1, (UINT64_C(1) << 63) - 1, &lay), RSV_ERR_EF_SHAPE);
+    cr_assert_eq(rsv_ef_shape(UINT64_MAX, UINT64_C(1) << 63, &lay), RSV_ERR_EF_SHAPE);
+}
+
+Test(ef_build, plan_statuses)
+{
+    rsv_ef_layout lay;
+    const uint64_t ok[] = {1, 1, 5, 9};
+    const uint64_t down[] = {1, 5, 4, 9};
+    cr_assert_eq(rsv_ef_plan(NULL, 4, &lay), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_ef_plan(ok, 0, &lay), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_ef_plan(down, 4, &lay), RSV_ERR_EF_NONMONOTONE);
+    cr_assert_eq(rsv_ef_plan(ok, 4, &lay), RSV_OK);
+    /* U = 9, n = 4: q = 2, L = 1, H = 4 + 4 */
+    cr_assert_eq(lay.L, 1);
+    cr_assert_eq(lay.H, 8);
+    cr_assert_eq(lay.sparse_bytes, 0);
+}

@@ -1,0 +1,58 @@
+/* Rejected calls change nothing, and inconsistent framing is refused:
+ *  - rsv_put_key_fc on a fixed writer one byte short: RSV_ERR_TOO_LARGE and
+ *    no bit written (writer.h: "a rejected call leaves the contents
+ *    unchanged"); with room, the bits hand-encoded from CODES.md/KV03.md;
+ *  - rsv__kv03_writer_add_framed (the merge's writer entry) rejects a suffix
+ *    whose length is not key_bits - lcp, and an lcp > 0 on the first record,
+ *    with RSV_ERR_INVALID_ARGUMENT (each condition alone). */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../codec/src/kv03_walk.h" /* rsv__kv03_writer_add_framed */
+#include "reservoir/kv03.h"
+#include "reservoir/record.h"
+#include "reservoir/writer.h"
+
+/* prev = "", key = "ab": backspace EG0(0) = 1, suffix length EG0(16) =
+ * 0000 10001, then 0x61 0x62: 26 bits = 84 58 58 80 (zero padded). */
+Test(writer_atomic, put_key_fc_exact_fit_and_one_byte_short)
+{
+    uint8_t buf[4];
+    rsv_writer w;
+    memset(buf, 0, sizeof buf);
+    rsv_writer_init_fixed(&w, buf, 3);
+    cr_assert_eq(rsv_put_key_fc(&w, (const uint8_t *)"", 0, (const uint8_t *)"ab", 2), RSV_ERR_TOO_LARGE);
+    cr_assert_eq(rsv_writer_bits(&w), 0, "a rejected key wrote %llu bits", (unsigned long long)rsv_writer_bits(&w));
+    cr_assert_eq(buf[0], 0);
+
+    rsv_writer_init_fixed(&w, buf, 4);
+    cr_assert_eq(rsv_put_key_fc(&w, (const uint8_t *)"", 0, (const uint8_t *)"ab", 2), RSV_OK);
+    cr_assert_eq(rsv_writer_bits(&w), 26);
+    static const uint8_t want[4] = {0x84, 0x58, 0x58, 0x80};
+    cr_assert_eq(memcmp(buf, want, 4), 0, "%02x %02x %02x %02x", buf[0], buf[1], buf[2], buf[3]);
+}
+
+static void framed_rejects(uint64_t nfirst, uint64_t lcp, uint64_t key_bits, uint64_t suffix_bits)
+{
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    static const uint8_t key[4] = {'k', 'e', 'y', '1'};
+    rsv_value_span tomb = {RSV_VALUE_TOMBSTONE, 0, rsv_view_make(NULL, 0, 0), 1};
+    for (uint64_t i = 0; i < nfirst; i++) /* one valid record first: N = 1 */
+        cr_assert_eq(rsv__kv03_writer_add_framed(&w, 0, 32, rsv_view_make(key, 0, 32), &tomb), RSV_OK);
+    static const uint8_t suffix[8] = {'z', 'z', 'z', 'z', 'z', 'z', 'z', 'z'};
+    cr_assert_eq(rsv__kv03_writer_add_framed(&w, lcp, key_bits, rsv_view_make(suffix, 0, suffix_bits), &tomb),
+                 RSV_ERR_INVALID_ARGUMENT, "N %llu lcp %llu key_bits %llu suffix %llu", (unsigned long long)nfirst,
+                 (unsigned long long)lcp, (unsigned long long)key_bits, (unsigned long long)suffix_bits);
+    rsv_kv03_writer_free(&w);
+}
+
+Test(writer_atomic, add_framed_inconsistent_arguments)
+{
+    framed_rejects(1, 8, 40, 8);  /* suffix 8 bits, key_bits - lcp = 32 (N > 0, lcp > 0) */
+    framed_rejects(1, 0, 40, 32); /* suffix 32 bits, key_bits - lcp = 40 (lcp = 0) */
+    framed_rejects(0, 8, 40, 32); /* first record with lcp 8 (suffix length consistent) */
+    framed_rejects(1, 48, 40, 0); /* lcp > key_bits */
+    framed_rejects(1, 0, 36, 36); /* key_bits not a whole number of bytes */
+}
