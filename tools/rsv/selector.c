@@ -43,6 +43,12 @@ void cli_selector_text(char *buf, const uint8_t *code, uint64_t bits)
     buf[bits] = '\0';
 }
 
+void cli_selector_view_text(char *buf, rsv_view code)
+{
+    for (uint64_t i = 0; i < code.len; i++) buf[i] = (char)('0' + bit_at(code.data, code.off + i));
+    buf[code.len] = '\0';
+}
+
 /* Length of the common prefix of the first n bits of a and b. */
 static uint64_t common_bits(const uint8_t *a, const uint8_t *b, uint64_t n)
 {
