@@ -49,6 +49,13 @@ void cli_selector_view_text(char *buf, rsv_view code)
     buf[code.len] = '\0';
 }
 
+void cli_selector_from_view(uint8_t *out, rsv_view code)
+{
+    memset(out, 0, CLI_SELECTOR_BYTES);
+    for (uint64_t i = 0; i < code.len; i++)
+        out[i / 8] |= (uint8_t)(bit_at(code.data, code.off + i) << (7 - i % 8));
+}
+
 /* Length of the common prefix of the first n bits of a and b. */
 static uint64_t common_bits(const uint8_t *a, const uint8_t *b, uint64_t n)
 {

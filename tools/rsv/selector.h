@@ -30,6 +30,9 @@ void cli_selector_text(char *buf, const uint8_t *code, uint64_t bits);
 /* The same for a bit view (at most 512 bits: the dictionary check's limit). */
 void cli_selector_view_text(char *buf, rsv_view code);
 
+/* Pack a view of at most 512 bits into out[0, CLI_SELECTOR_BYTES), zero padded. */
+void cli_selector_from_view(uint8_t *out, rsv_view code);
+
 /* KV03.md §11.1 step 2: a and b differ and one is a prefix of the other
  * (equal codes do not conflict: they are one code). */
 int cli_selector_conflict(const uint8_t *a, uint64_t abits, const uint8_t *b, uint64_t bbits);
