@@ -90,10 +90,18 @@ static int is_policy_error(rsv_status st)
  * else C0 = `0`). */
 static const uint8_t c0_default[1] = {0};
 
-static void effective_code(const cli_kv_opts *o, const cli_rec *r, const uint8_t *arena,
+/* Bytes at offset off of the arena (an arena that never grew has no
+ * buffer: empty keys, values and codes then point at a static byte). */
+static const uint8_t *arena_at(const cli_buf *arena, size_t off)
+{
+    static const uint8_t none[1] = {0};
+    return arena->p ? arena->p + off : none;
+}
+
+static void effective_code(const cli_kv_opts *o, const cli_rec *r, const cli_buf *arena,
                            const uint8_t **code, uint64_t *bits)
 {
-    if (r->has_code) *code = arena + r->coff, *bits = r->cbits;
+    if (r->has_code) *code = arena_at(arena, r->coff), *bits = r->cbits;
     else if (o->have_code) *code = o->code, *bits = o->code_bits;
     else *code = c0_default, *bits = 1;
 }
@@ -203,9 +211,9 @@ static int write_streaming(const cli_input *inp, const char *out, FILE *fp, cons
             if (pr) rc = pr;
             continue;
         }
-        effective_code(o, &r, rs.arena.p, &code, &bits);
-        rsv_value v = r.tombstone ? rsv_value_tombstone() : rsv_value_present(rs.arena.p + r.voff, r.vlen);
-        st = rsv_kv03_writer_add_coded(&w, r.has_code ? code : NULL, bits, rs.arena.p + r.koff, r.klen, v);
+        effective_code(o, &r, &rs.arena, &code, &bits);
+        rsv_value v = r.tombstone ? rsv_value_tombstone() : rsv_value_present(arena_at(&rs.arena, r.voff), r.vlen);
+        st = rsv_kv03_writer_add_coded(&w, r.has_code ? code : NULL, bits, arena_at(&rs.arena, r.koff), r.klen, v);
         if (!st) st = log_code(&seen, code, bits, line);
         if (st == RSV_ERR_IO) {
             cli_output_error(prog, out, CLI_OUT_WRITE, errno, st);
