@@ -39,8 +39,9 @@ static void merge_help(FILE *out)
           "Errors name the input: rsv: merge: input #K 'PATH': ...: NAME: MESSAGE\n"
           "(K counts from 1 = oldest). Exit status: 0 merged, 1 an input is invalid,\n"
           "the inputs disagree on policy or their selector codes are not prefix-free\n"
-          "(RSV_ERR_MERGE_MISMATCH) or an I/O error, 2 usage error (fewer than two inputs, OUT is an input or an\n"
-          "existing non-regular file such as a directory, device or symbolic link).\n",
+          "(RSV_ERR_MERGE_MISMATCH) or an I/O error, 2 usage error (fewer than two\n"
+          "inputs, OUT is an input or an existing non-regular file such as a\n"
+          "directory, device or symbolic link).\n",
           out);
 }
 
