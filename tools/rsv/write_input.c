@@ -60,10 +60,13 @@ static int only_blanks(const uint8_t *s, size_t n)
     return 1;
 }
 
-/* The selector text t[0, tn) of the record on `line`, whose character k
- * sits at column col0 + k (col_exact) or whose text starts at column col0:
- * checked, packed and stored at r->coff (dst = NULL: appended to the arena;
- * else over dst's first bytes, the text's own place). -1 or an exit status. */
+/* The selector text t[0, tn) of the record on `line`: checked (selector.h),
+ * packed and recorded in *r. Columns for messages: with col_exact the text's
+ * character k is at column col0 + k, else col0 names where the text starts.
+ * The packed code (at most tn bytes) goes over the text itself at dst_off
+ * when in_place (JSON: the string's bytes are already in the arena), else
+ * it is appended to the arena. Returns -1, or the exit status after the
+ * error was printed. */
 static int take_code(const cli_input *in, uint64_t line, const uint8_t *t, size_t tn, size_t col0,
                      int col_exact, cli_records *rs, cli_rec *r, size_t dst_off, int in_place)
 {
