@@ -126,6 +126,7 @@ static void finish_list(gen_rec *g, size_t n, int sorted, uint8_t *keys, uint8_t
         n = m;
     }
     out->n = n;
+    out->code_idx = NULL;
     out->keys = keys;
     out->vals = vals;
     out->codec = xmalloc(n * sizeof *out->codec);
@@ -247,6 +248,7 @@ void rsv_kvf_recs_free(rsv_kvf_recs *r)
     free(r->oracle);
     free(r->keys);
     free(r->vals);
+    free(r->code_idx);
     memset(r, 0, sizeof *r);
 }
 

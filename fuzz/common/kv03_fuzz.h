@@ -54,6 +54,7 @@ typedef struct rsv_kvf_recs {
     rsv_oracle_record *oracle; /* n entries */
     uint8_t *keys;             /* key bytes storage */
     uint8_t *vals;             /* value bytes storage */
+    size_t *code_idx;          /* v2 (kv03_codes.h): each record's code index, else NULL */
 } rsv_kvf_recs;
 
 /* Policies in both shapes (the codec keeps W in u64, too). */
