@@ -81,8 +81,13 @@ void rsv_kvf_gen_policy(rsv_fuzz_producer *p, rsv_kvf_policy *out)
 
 void rsv_kvf_gen_code(rsv_fuzz_producer *p, rsv_kvf_code *out)
 {
+    rsv_kvf_gen_code_sel(p, rsv_fuzz_u8(p), out);
+}
+
+void rsv_kvf_gen_code_sel(rsv_fuzz_producer *p, uint8_t sel, rsv_kvf_code *out)
+{
     memset(out, 0, sizeof *out);
-    if (rsv_fuzz_u8(p) < 128) {
+    if (sel < 128) {
         out->bits = 1; /* `0` */
         return;
     }
