@@ -297,6 +297,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (wst != ost || bst != ost || (indexed && wbad != obad))
         rsv_kvf_fail(T, "encode status: writer %s (record %zu), batch %s, oracle %s (record %zu)", sn(wst), wbad,
                      sn(bst), sn(ost), obad);
+    if (rsv_fuzz_tracing())
+        fprintf(stderr, "kv03_roundtrip: %zu records, %s, encode %s\n", t.r.n, t.multi ? "code set" : "one code",
+                sn(ost));
     if (ost == RSV_OK) {
         if (wn != on || bn != on || memcmp(wb, ob, on) != 0 || memcmp(bb, ob, on) != 0) {
             rsv_kvf_dump("codec writer", wb, wn);

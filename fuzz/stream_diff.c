@@ -173,6 +173,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         same_oracle(&c, &o1, &o2);
         rsv_oracle_stream_result_free(&o1);
     }
+    if (rsv_fuzz_tracing())
+        fprintf(stderr, "stream_diff: %zu codes, %" PRIu64 " bits: %s after %zu records\n", set.m, e,
+                sn(o2.base.status), o2.base.records.count);
     c.run = multi ? "code set" : "one-code set";
     compare(&c, &sr, rsv_stream_reader_init_set(&sr, c.v, &set.codec), &o2.base, o2.code_index);
     rsv_stream_reader_free(&sr);
