@@ -25,8 +25,10 @@
  *    must match the oracle's record;
  *  - scan (§9.2; oracle SCAN mode): status, and record/bit for step-3 errors;
  *  - after a clean scan: the codec and oracle batch encoders give identical
- *    bytes for the decoded records, policy and C0 (not necessarily the input:
- *    readers accept retained lengths shorter than the exact lcp, §2.2). */
+ *    bytes for the decoded records, policy and C0 (m >= 2: each record with
+ *    its code, oracle encode_v2 vs the codec's rsv_record.code) (not
+ *    necessarily the input: readers accept retained lengths shorter than the
+ *    exact lcp, §2.2). */
 #include "kv03_parse_check.h"
 
 #include <inttypes.h>
@@ -319,6 +321,42 @@ static void reencode(pctx *c, const rsv_oracle_kv03_result *s)
     rsv_kvf_recs_free(&r);
 }
 
+/* A multi-code file that scans clean: its records with their codes
+ * re-encoded by the oracle's v2 writer and the codec's batch encoder
+ * (rsv_record.code): identical bytes. */
+static void reencode_v2(pctx *c, const rsv_oracle_kv03_policy *pol)
+{
+    rsv_oracle_kv03_v2_result v;
+    rsv_oracle_crecord *cr = NULL;
+    rsv_oracle_kv03_decode_v2(c->file, c->size, NULL, RSV_ORACLE_KV03_SCAN, &v);
+    if (v.base.status != RSV_OK) fail(c, "v2 re-decode", RSV_OK, v.base.status);
+    if (rsv_oracle_kv03_v2_coded(&v, &cr) != RSV_OK) abort();
+    size_t n = v.base.records.count;
+    rsv_kvf_recs r;
+    rsv_kvf_policy kp;
+    rsv_kvf_recs_from_oracle(&v.base.records, &r);
+    rsv_kvf_policy_from_oracle(pol, &kp);
+    for (size_t i = 0; i < n; i++) {
+        r.codec[i].code = cr[i].code.bits;
+        r.codec[i].code_bits = cr[i].code.nbits;
+    }
+    uint8_t *ob = NULL, *cb = NULL;
+    size_t on = 0, cn = 0;
+    rsv_status ost = rsv_oracle_kv03_encode_v2(cr, n, pol, &ob, &on, NULL);
+    rsv_status cst = rsv_kv03_encode(&kp.codec, NULL, 0, r.codec, n, &cb, &cn);
+    if (ost != cst) fail(c, "v2 re-encode status", cst, ost);
+    if (cst == RSV_OK && (on != cn || memcmp(ob, cb, cn) != 0)) {
+        rsv_kvf_dump("codec re-encode", cb, cn);
+        rsv_kvf_dump("oracle re-encode", ob, on);
+        fail(c, "v2 re-encode bytes differ", cst, ost);
+    }
+    free(ob);
+    free(cb);
+    free(cr);
+    rsv_kvf_recs_free(&r);
+    rsv_oracle_kv03_v2_result_free(&v);
+}
+
 void rsv_kvf_parse_check(const char *target, const uint8_t *data, size_t size)
 {
     pctx c;
@@ -353,9 +391,8 @@ void rsv_kvf_parse_check(const char *target, const uint8_t *data, size_t size)
             d.status = st;
             check_pos(&c, "scan", d, s.record, s.bitpos);
         }
-        /* one-code files only: a multi-code re-encode needs the per-record
-         * codes the v2 writers take */
         if (st == RSV_OK && c.f.m <= 1) reencode(&c, &s);
+        else if (st == RSV_OK) reencode_v2(&c, &s.policy);
         rsv_kv03_close(&c.f);
     }
     rsv_oracle_kv03_result_free(&s);
