@@ -13,10 +13,12 @@
  *     and BODY_CRC for every bit after the directory (open never reads it);
  *   - every truncation 0..n-1: TRUNCATED_HEADER below 96 bytes, else
  *     FILE_SIZE (§9.1 checks 1 and 17);
- *   - every single-bit flip with both CRCs recomputed, so the structural
+ *   - every single-bit flip outside the CRC fields with both CRCs
+ *     recomputed, so the structural
  *     checks decide: both sides agree on the first error (and record/bit for
  *     walk errors; frames/cursor/records included), or both accept the file
- *     and decode the same records. For §12.5 this must reach
+ *     and decode the same records (sweeps: tests/support/kv03_sweep.h).
+ *     For §12.5 this must reach
  *     DICTIONARY_ORDER (flip of section 5 bit 0: `1`, `10`, `11`) and
  *     SEED_RANGE (seeds `00 10` -> `00 11`, 3 >= m = 3), hand-derived from
  *     §6.3 and §12.5.
@@ -28,6 +30,7 @@
 
 #include "kv03_diff.h"
 #include "kv03_diff_gen.h"
+#include "kv03_sweep.h"
 #include "kv03_vectors_v2.h"
 #include "reservoir/oracle_kv03.h"
 #include "testutil.h"
@@ -117,92 +120,41 @@ static void unload(file *f)
     for (int i = 0; i < NFILES; i++) free(f[i].b);
 }
 
-/* §9.1 for a flip of header byte `at` (header CRC not recomputed). */
-static rsv_status header_flip_status(size_t at)
-{
-    if (at < 8) return RSV_ERR_BAD_MAGIC; /* one bit cannot turn KV into IX */
-    if (at < 12) return RSV_ERR_BAD_VERSION;
-    return RSV_ERR_HEADER_CRC;
-}
-
 Test(kv03_v2_corrupt, every_bit_flip_rejected)
 {
     file f[NFILES];
-    size_t cases = 0;
+    rsv_kv03d_sweep st = {0};
+    rsv_kv03d_report rep;
     load(f);
-    for (int fi = 0; fi < NFILES; fi++) {
-        uint8_t *x = malloc(f[fi].n);
-        for (size_t bit = 0; bit < 8 * f[fi].n; bit++) {
-            memcpy(x, f[fi].b, f[fi].n);
-            size_t at = bit / 8;
-            x[at] ^= (uint8_t)(0x80u >> (bit % 8));
-            rsv_kv03d_report rep;
-            rsv_kv03d_report_init(&rep);
-            cr_assert(rsv_kv03d_file(x, f[fi].n, NULL, NULL, 0, &rep), "%s, flip of bit %zu: %s", f[fi].name, bit,
-                      rep.msg);
-            cr_assert_neq(rep.status, RSV_OK, "%s, flip of bit %zu accepted", f[fi].name, bit);
-            if (at < 96)
-                cr_assert_eq(rep.status, header_flip_status(at), "%s, header bit %zu: %s", f[fi].name, bit,
-                             rsv_status_name(rep.status));
-            else if (at >= 96 + 192)
-                cr_assert_eq(rep.status, RSV_ERR_BODY_CRC, "%s, body bit %zu: %s", f[fi].name, bit,
-                             rsv_status_name(rep.status));
-            cases++;
-        }
-        free(x);
-    }
-    cr_assert_gt(cases, 0);
+    for (int i = 0; i < NFILES; i++)
+        cr_assert(rsv_kv03d_sweep_flips(f[i].b, f[i].n, &st, &rep), "%s: %s", f[i].name, rep.msg);
+    cr_assert_gt(st.cases, 0);
     unload(f);
 }
 
 Test(kv03_v2_corrupt, every_truncation_rejected)
 {
     file f[NFILES];
-    size_t cases = 0;
+    rsv_kv03d_sweep st = {0};
+    rsv_kv03d_report rep;
     load(f);
-    for (int fi = 0; fi < NFILES; fi++)
-        for (size_t len = 0; len < f[fi].n; len++) {
-            uint8_t *x = malloc(len ? len : 1); /* exactly len bytes: ASan sees any read past it */
-            memcpy(x, f[fi].b, len);
-            rsv_kv03d_report rep;
-            rsv_kv03d_report_init(&rep);
-            cr_assert(rsv_kv03d_file(len ? x : NULL, len, NULL, NULL, 0, &rep), "%s, %zu bytes: %s", f[fi].name, len,
-                      rep.msg);
-            cr_assert_eq(rep.status, len < 96 ? RSV_ERR_TRUNCATED_HEADER : RSV_ERR_FILE_SIZE, "%s, %zu bytes: %s",
-                         f[fi].name, len, rsv_status_name(rep.status));
-            free(x);
-            cases++;
-        }
-    cr_assert_gt(cases, 0);
+    for (int i = 0; i < NFILES; i++)
+        cr_assert(rsv_kv03d_sweep_truncations(f[i].b, f[i].n, &st, &rep), "%s: %s", f[i].name, rep.msg);
+    cr_assert_gt(st.cases, 0);
     unload(f);
 }
 
 Test(kv03_v2_corrupt, every_resealed_bit_flip_agrees)
 {
     file f[NFILES];
-    size_t cases = 0;
-    int order = 0, seed_range = 0;
+    rsv_kv03d_sweep st = {0}, st125 = {0};
+    rsv_kv03d_report rep;
     load(f);
-    for (int fi = 0; fi < NFILES; fi++) {
-        uint8_t *x = malloc(f[fi].n);
-        for (size_t bit = 8 * 96; bit < 8 * f[fi].n; bit++) { /* every body bit */
-            memcpy(x, f[fi].b, f[fi].n);
-            x[bit / 8] ^= (uint8_t)(0x80u >> (bit % 8));
-            rsv_kv03d_reseal(x, f[fi].n);
-            rsv_kv03d_report rep;
-            rsv_kv03d_report_init(&rep);
-            cr_assert(rsv_kv03d_file(x, f[fi].n, NULL, NULL, 0, &rep), "%s, resealed flip of bit %zu: %s",
-                      f[fi].name, bit, rep.msg);
-            if (fi == 0) {
-                order |= rep.status == RSV_ERR_DICTIONARY_ORDER;
-                seed_range |= rep.status == RSV_ERR_SEED_RANGE;
-            }
-            cases++;
-        }
-        free(x);
-    }
-    cr_assert_gt(cases, 0);
-    cr_assert(order, "no resealed flip of §12.5 reached DICTIONARY_ORDER");
-    cr_assert(seed_range, "no resealed flip of §12.5 reached SEED_RANGE");
+    cr_assert(rsv_kv03d_sweep_resealed(f[0].b, f[0].n, &st125, &rep), "%s: %s", f[0].name, rep.msg);
+    for (int i = 1; i < NFILES; i++)
+        cr_assert(rsv_kv03d_sweep_resealed(f[i].b, f[i].n, &st, &rep), "%s: %s", f[i].name, rep.msg);
+    cr_assert_gt(st.cases, 0);
+    cr_assert_gt(st125.status[RSV_ERR_DICTIONARY_ORDER], 0, "no resealed flip of §12.5 reached DICTIONARY_ORDER");
+    cr_assert_gt(st125.status[RSV_ERR_SEED_RANGE], 0, "no resealed flip of §12.5 reached SEED_RANGE");
     unload(f);
 }
