@@ -248,9 +248,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t cn = 0, cin;
     rsv_kv03_diag d;
     rsv_status cst = codec_merge(files, sizes, n, drop ? RSV_MERGE_DROP_TOMBSTONES : 0u, &cin, &d, &cout, &cn);
-    if (rsv_fuzz_tracing())
-        fprintf(stderr, "merge_diff: %zu inputs, codes %zu, drop %d, mode %u: %s\n", n, multi ? set.m : 1, drop, mode,
-                sn(o.status));
+    if (rsv_fuzz_tracing()) { /* codes: the generated set; output: section 6 length / 8 - 1 */
+        uint64_t om = 0;
+        if (o.status == RSV_OK && o.out_len >= 96 + 192)
+            for (int b = 7; b >= 0; b--) om = (om << 8) | o.out[96 + 72 + 16 * 6 + b];
+        fprintf(stderr, "merge_diff: %zu inputs, codes %zu, drop %d, mode %u: %s, output codes %" PRIu64 "\n", n,
+                multi ? set.m : 1, drop, mode, sn(o.status), om ? om / 8 - 1 : 0);
+    }
     if (cst != o.status)
         rsv_kvf_fail(T, "status: codec %s (input %zu), oracle %s (input %zu)", sn(cst), cin, sn(o.status), o.input);
     if (cst == RSV_OK) {
