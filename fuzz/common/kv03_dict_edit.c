@@ -90,7 +90,7 @@ size_t rsv_kvf_dict_write(uint8_t *f, size_t size, size_t max, const rsv_kvf_dic
     unsigned w = seed_width(d->m);
     uint64_t len5 = (dbits + 7) / 8, off6 = (off5 + len5 + 7) / 8 * 8, len6 = 8 * (d->m + 1);
     uint64_t off7 = (off6 + len6 + 7) / 8 * 8, len7 = (d->nb * w + 7) / 8, blen = off7 + len7;
-    if (off5 > size - HDR || HDR + blen > max) return 0;
+    if (off5 < 192 || off5 > size - HDR || HDR + blen > max) return 0; /* never over the directory */
     memset(body + off5, 0, (size_t)(blen - off5));
     uint64_t at = 0;
     for (size_t j = 0; j < d->m; j++) {
