@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "reservoir/export.h"
 #include "reservoir/status.h"
 
 #ifdef __cplusplus

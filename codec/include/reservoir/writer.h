@@ -32,18 +32,18 @@ typedef struct rsv_writer {
 #define RSV_WRITER_MAX_BITS (UINT64_MAX - 7)
 
 /* Growable writer; allocates on first use. */
-void rsv_writer_init(rsv_writer *w);
+RSV_API void rsv_writer_init(rsv_writer *w);
 /* Fixed writer over buf[0..cap); overflowing it fails with RSV_ERR_TOO_LARGE
  * (the buffer is the implementation limit) and leaves the contents as they were. */
-void rsv_writer_init_fixed(rsv_writer *w, void *buf, size_t cap);
+RSV_API void rsv_writer_init_fixed(rsv_writer *w, void *buf, size_t cap);
 /* Lower the length limit (bits); useful to bound codes from untrusted values. */
-void rsv_writer_set_limit(rsv_writer *w, uint64_t max_bits);
+RSV_API void rsv_writer_set_limit(rsv_writer *w, uint64_t max_bits);
 /* Free a growable writer's storage (no-op for fixed); the writer is then empty. */
-void rsv_writer_free(rsv_writer *w);
+RSV_API void rsv_writer_free(rsv_writer *w);
 /* Forget the contents, keep the storage. */
-void rsv_writer_reset(rsv_writer *w);
+RSV_API void rsv_writer_reset(rsv_writer *w);
 /* Make sure `extra_bits` more bits fit without reallocating. */
-rsv_status rsv_writer_reserve(rsv_writer *w, uint64_t extra_bits);
+RSV_API rsv_status rsv_writer_reserve(rsv_writer *w, uint64_t extra_bits);
 
 static inline uint64_t rsv_writer_bits(const rsv_writer *w) { return w->nbits; }
 static inline size_t rsv_writer_nbytes(const rsv_writer *w) { return (size_t)((w->nbits + 7) / 8); }
