@@ -246,7 +246,7 @@ Test(kv03_v2_merge, init_check_order)
     /* dictionary byte 58 → 68 (`0`, `11`, `01`): file offset 96 + 240 */
     cr_assert_eq(bad.b[96 + 240], 0x58);
     bad.b[96 + 240] = 0x68;
-    rsv_kv03_seal(bad.b, bad.n);
+    cr_assert_eq(rsv_kv03_seal(bad.b, bad.n), RSV_OK);
     rsv_kv03_policy q = {RSV_BACKSPACE_EG, 0, 15, 15};
     rsv_record r = {(const uint8_t *)"a", 1, rsv_value_tombstone(), B0, 1};
     rsv_record r01 = {(const uint8_t *)"a", 1, rsv_value_tombstone(), B01, 2};
@@ -269,7 +269,7 @@ static void corrupt_case(void (*edit)(uint8_t *), rsv_status want, uint64_t reco
     blob in[2] = {{NULL, 0}, spec_12_5()};
     cr_assert_eq(v2_oracle_encode(NULL, 0, &P33, &in[0].b, &in[0].n), RSV_OK);
     edit(in[1].b);
-    rsv_kv03_seal(in[1].b, in[1].n);
+    cr_assert_eq(rsv_kv03_seal(in[1].b, in[1].n), RSV_OK);
     blob out = {NULL, 0};
     rsv_merge m;
     cr_assert_eq(merge(in, 2, 0, &out, &m), want);
@@ -301,7 +301,7 @@ Test(kv03_v2_merge, seed_to_10_is_walked_under_10)
     blob in[2] = {spec_12_5(), {NULL, 0}};
     cr_assert_eq(v2_oracle_encode(NULL, 0, &P33, &in[1].b, &in[1].n), RSV_OK);
     in[0].b[96 + 280] = 0x10;
-    rsv_kv03_seal(in[0].b, in[0].n);
+    cr_assert_eq(rsv_kv03_seal(in[0].b, in[0].n), RSV_OK);
     rsv_record r[6];
     memcpy(r, v2_recs_12_5(), sizeof r);
     for (int i = 3; i < 6; i++) r[i].code = V2_C10, r[i].code_bits = 2;

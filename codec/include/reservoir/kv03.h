@@ -135,19 +135,22 @@ RSV_API rsv_status rsv_kv03_writer_add_coded_span(rsv_kv03_writer *w, const uint
                                                   size_t key_len, const rsv_value_span *v);
 /* Finish: the complete file in a malloc'd buffer (free() it). The writer is
  * then finished (RSV_ERR_STATE for further adds/finishes). */
-rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
+RSV_API rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
 /* Same bytes but both CRC fields left zero (no CRC32C computed): for
  * in-memory consumers that never persist the file (WORKLOADS.md §5 merges).
  * rsv_kv03_seal fills the body CRC, then the header CRC, in place. */
-rsv_status rsv_kv03_writer_finish_unsealed(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
-void rsv_kv03_seal(uint8_t *file, size_t nbytes);
+RSV_API rsv_status rsv_kv03_writer_finish_unsealed(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
+/* Seal an unsealed file of nbytes bytes in place: RSV_ERR_INVALID_ARGUMENT
+ * for file = NULL, RSV_ERR_TRUNCATED_HEADER when nbytes < 96 (no header to
+ * fill); nothing is written on failure. */
+RSV_API rsv_status rsv_kv03_seal(uint8_t *file, size_t nbytes);
 /* Finish to a file: written to a temporary name in the same directory,
  * fsync'd, renamed over `path`, then the directory is fsync'd. On failure no
  * file (temporary or final) is left behind and an existing `path` is kept.
  * For an in-memory writer the whole file is built in memory first; for a path
  * writer (rsv_kv03_writer_init_path) this is rsv_kv03_writer_commit. */
-rsv_status rsv_kv03_writer_finish_path(rsv_kv03_writer *w, const char *path);
-void rsv_kv03_writer_free(rsv_kv03_writer *w);
+RSV_API rsv_status rsv_kv03_writer_finish_path(rsv_kv03_writer *w, const char *path);
+RSV_API void rsv_kv03_writer_free(rsv_kv03_writer *w);
 static inline rsv_kv03_diag rsv_kv03_writer_diag(const rsv_kv03_writer *w) { return w->diag; }
 
 /* ---- streaming file output ----------------------------------------------

@@ -19,8 +19,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "reservoir/export.h"
+#include "reservoir/expgolomb.h"
 #include "reservoir/golomb.h"
-#include "reservoir/mem_impl.h" /* implementation, not API: the bounded loads */
 #include "reservoir/status.h"
 #include "reservoir/view.h"
 
