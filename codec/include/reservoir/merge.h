@@ -26,7 +26,8 @@
  * A failure poisons the merge (RSV_ERR_POISONED afterwards; diag keeps the
  * first error, the failing input and its record/bit) and discards the output:
  * no file is created. Finishing before the end or stepping after finishing
- * gives RSV_ERR_STATE. */
+ * gives RSV_ERR_STATE. "failed_input" above is rsv_merge_failed_input(m),
+ * "diag" rsv_merge_diag(m). */
 #ifndef RESERVOIR_MERGE_H
 #define RESERVOIR_MERGE_H
 
