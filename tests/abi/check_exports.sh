@@ -49,6 +49,18 @@ if [ -n "$notrsv" ]; then
   echo "check_exports: RSV_API declarations without the rsv_ prefix:"
   printf '%s\n' "$notrsv" | sed 's/^/  /'; bad=1
 fi
+# Every function the headers declare (a prototype ending in ';', not a static
+# inline definition) must carry RSV_API: otherwise the shared library would
+# hide it silently. A prototype here is a chunk between ; { } of the form
+# "<type words> rsv_name(<params without parentheses>)".
+unmarked=$(printf '%s' "$pp" | tr '{}' ';;' | tr ';' '\n' \
+           | grep -E '^[[:space:]]*[A-Za-z_][A-Za-z0-9_[:space:]*]*[[:space:]*]rsv_[A-Za-z0-9][A-Za-z0-9_]*[[:space:]]*\([^()]*\)[[:space:]]*$' \
+           | grep -v -E "^[[:space:]]*(static|typedef|return|if|else|while|for|do|switch|case|goto)\b|$marker" \
+           | grep -oE 'rsv_[A-Za-z0-9_]*[[:space:]]*\(' | tr -d ' (' | sort -u || true)
+if [ -n "$unmarked" ]; then
+  echo "check_exports: public functions declared without RSV_API (the shared library hides them):"
+  printf '%s\n' "$unmarked" | sed 's/^/  /'; bad=1
+fi
 # rsv__ exports: each must be used by the headers' inline code.
 for s in $(printf '%s\n' "$exported" | grep '^rsv__' || true); do
   uses=$(printf '%s' "$pp" | grep -oE "\\b$s\\b" | wc -l)
