@@ -113,7 +113,7 @@ static rsv_status codec_merge(uint8_t *const *files, const size_t *sizes, size_t
         if (st == RSV_OK) st = rsv_merge_run(&m);
         if (st == RSV_OK) st = rsv_merge_finish(&m, out, out_n);
         if (st) {
-            *input = m.failed_input < n ? m.failed_input : SIZE_MAX;
+            *input = rsv_merge_failed_input(&m) < n ? rsv_merge_failed_input(&m) : SIZE_MAX;
             *d = rsv_merge_diag(&m);
             int done;
             rsv_status again = rsv_merge_step(&m, &done);

@@ -152,7 +152,7 @@ int cmd_merge(int argc, char **argv, const char *prog)
         while (!st && !done) {
             st = rsv_merge_step(&m, &done);
             err = errno;
-            if (!st && !done) cli_test_pause(m.emitted);
+            if (!st && !done) cli_test_pause(rsv_merge_emitted(&m));
         }
     }
     if (!st) {
@@ -163,7 +163,7 @@ int cmd_merge(int argc, char **argv, const char *prog)
     }
     if (st) {
         rsv_kv03_diag d = rsv_merge_diag(&m);
-        size_t k = m.failed_input;
+        size_t k = rsv_merge_failed_input(&m);
         if (st == RSV_ERR_MERGE_MISMATCH && k < n) {
             if (!rsv_kv03_policy_equal(&files[k].policy, &files[0].policy) ||
                 !code_conflict(prog, files, labels, k))
