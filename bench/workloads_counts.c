@@ -198,7 +198,7 @@ static int counts_prepare(const rsv_bench_params *p, void *module_state, const v
     for (uint64_t i = 0; i < s->nvals; i++) {
         uint64_t v = value_of(c, i);
         s->expect_sum += v;
-        rsv_status st = c->kind == CODE_GOLOMB ? rsv_put_golomb(&s->w, &s->g, v)
+        rsv_status st = c->kind == CODE_GOLOMB ? rsv_put_golomb(&s->w, v, &s->g)
                                                : rsv_put_eg(&s->w, v, (unsigned)c->param);
         if (st != RSV_OK) rsv_bench_fail("writer: value %llu", (unsigned long long)i);
     }

@@ -63,7 +63,7 @@ static void check_output(const merge_state *s)
     uint8_t *out = NULL;
     size_t len = 0;
     merge_unsealed(s, &out, &len);
-    rsv_kv03_seal(out, len);
+    if (rsv_kv03_seal(out, len) != RSV_OK) rsv_bench_fail("%s: seal failed", s->fx->shape->name);
     if (len != s->fx->full_len || memcmp(out, s->fx->full, len) != 0)
         rsv_bench_fail("%s: merge output differs from the fixture file", s->fx->shape->name);
     free(out);

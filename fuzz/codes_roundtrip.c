@@ -18,6 +18,7 @@
 #include "data_producer.h"
 #include "guard_arena.h"
 #include "params.h"
+#include "reservoir/expgolomb.h"
 #include "reservoir/golomb.h"
 #include "reservoir/oracle.h"
 #include "reservoir/reader.h"
@@ -207,11 +208,11 @@ static int write_item(rsv_writer *w, rt_item *it, unsigned idx, uint64_t limit, 
                           rsv_status_name((int)cs), clen);
         }
         if (it->alt) {
-            st = rsv_put_golomb_m(w, m, it->value);
+            st = rsv_put_golomb_m(w, it->value, m);
         } else {
             rsv_golomb g;
             rsv_golomb_init(&g, m); /* m = 0: an invalid struct the writer must reject */
-            st = rsv_put_golomb(w, &g, it->value);
+            st = rsv_put_golomb(w, it->value, &g);
         }
         ost = rsv_oracle_encode_golomb(it->value, m, g_bits, room, &onb);
         break;

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "data_producer.h"
+#include "kv03_codes.h"
 #include "reservoir/oracle_kv03.h"
 
 static const char *g_outdir;
@@ -277,6 +279,106 @@ static void gen_parse(void)
     gen_sparse();
 }
 
+
+/* ---- format revision v2 (multi-code) files ------------------------------- */
+
+/* Codes as bit strings ("0", "10", ...) or NULL. */
+static void code_from_str(const char *bits, uint8_t *out, uint64_t *n)
+{
+    memset(out, 0, 65);
+    *n = 0;
+    for (const char *p = bits; *p; p++, (*n)++)
+        if (*p == '1') out[*n / 8] |= (uint8_t)(0x80u >> (*n % 8));
+}
+
+/* Records r[0..n) split into consecutive segments, segment j using code j;
+ * the fixture's keys rise within every segment, so logical keys increase. */
+static uint8_t *encode_v2(const rsv_oracle_record *r, size_t n, const size_t *seg_end, uint8_t (*codes)[65],
+                          const uint64_t *code_bits, uint64_t kind, uint64_t param, uint64_t W, uint64_t K,
+                          size_t *len)
+{
+    rsv_oracle_crecord *c = calloc(n + 1, sizeof *c);
+    if (!c) die("calloc");
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (i >= seg_end[j]) j++;
+        c[i].rec = r[i];
+        c[i].code.bits = codes[j];
+        c[i].code.nbits = code_bits[j];
+    }
+    rsv_oracle_kv03_policy p = {kind, param, W, K};
+    uint8_t *out = NULL;
+    size_t bad = 0;
+    if (rsv_oracle_kv03_encode_v2(c, n, &p, &out, len, &bad) != RSV_OK) die("oracle encode_v2");
+    free(c);
+    return out;
+}
+
+static void v2_file(const char *name, const rsv_oracle_record *r, size_t n, const char *const *codes, size_t m,
+                    uint64_t kind, uint64_t param, uint64_t W, uint64_t K)
+{
+    uint8_t cb[16][65];
+    uint64_t bits[16];
+    size_t ends[16];
+    for (size_t j = 0; j < m; j++) {
+        code_from_str(codes[j], cb[j], &bits[j]);
+        ends[j] = (j + 1) * n / m; /* equal segments, the last ends at n */
+    }
+    size_t len;
+    uint8_t *f = encode_v2(r, n, ends, cb, bits, kind, param, W, K, &len);
+    write_parse(name, f, len);
+    free(f);
+}
+
+static void gen_parse_v2(void)
+{
+    /* §12.5, built with the oracle and checked against the CRCs it states */
+    static const rsv_oracle_record r125[] = {
+        {(const uint8_t *)"a", 1, RSV_ORACLE_PRESENT, (const uint8_t *)"x", 1},
+        {(const uint8_t *)"ab", 2, RSV_ORACLE_TOMBSTONE, NULL, 0},
+        {(const uint8_t *)"", 0, RSV_ORACLE_PRESENT, NULL, 0},
+        {(const uint8_t *)"a", 1, RSV_ORACLE_PRESENT, (const uint8_t *)"yz", 2},
+        {(const uint8_t *)"b", 1, RSV_ORACLE_TOMBSTONE, NULL, 0},
+        {(const uint8_t *)"ba", 2, RSV_ORACLE_PRESENT, NULL, 0},
+    };
+    uint8_t cb[3][65];
+    uint64_t bits[3];
+    static const size_t ends125[] = {2, 3, 6};
+    code_from_str("0", cb[0], &bits[0]);
+    code_from_str("10", cb[1], &bits[1]);
+    code_from_str("11", cb[2], &bits[2]);
+    size_t len;
+    uint8_t *f = encode_v2(r125, 6, ends125, cb, bits, 0, 0, 3, 3, &len);
+    if (len != 377 || le(f + 64, 4) != 0x834EE891u || le(f + 68, 4) != 0xD9051186u)
+        die("§12.5: the oracle's file differs from KV03.md (size or CRCs)");
+    write_parse("v2_spec_12_5", f, len);
+    free(f);
+
+    uint8_t keys[40][4], vals[40][3];
+    rsv_oracle_record *r = fixture(40, keys, vals);
+    static const char *const m3[] = {"0", "10", "11"};
+    v2_file("v2_fixture40_m3_w4", r, 40, m3, 3, 0, 0, 4, 15);
+    static const char *const m5[] = {"00", "01", "100", "101", "11"}; /* m not a power of two: SEED_RANGE */
+    v2_file("v2_fixture40_m5_w3", r, 40, m5, 5, 0, 1, 3, 7);
+    static const char *const m16[] = {"0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
+                                      "1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111"};
+    v2_file("v2_fixture32_m16_w1", r, 32, m16, 16, 0, 0, 1, 3);
+    static const char *const mlong[] = {
+        "0", "10",
+        "1100110011110000101010100101010111111111000000001100110011110000101010100101010111111111000000001010"};
+    v2_file("v2_fixture20_long100_w2", r, 20, mlong, 3, 1, 3, 2, 7);
+    static const char *const m2[] = {"0", "1"};
+    v2_file("v2_fixture24_m2_golomb7_w5", r, 24, m2, 2, 1, 7, 5, 15);
+    static const char *const mgap[] = {"001", "01", "1101"}; /* unused branches between codes */
+    v2_file("v2_fixture30_m3_gaps_w15", r, 30, mgap, 3, 0, 2, 15, 15);
+    /* the same 8 keys under three codes: transitions between equal keys */
+    rsv_oracle_record same[24];
+    for (size_t i = 0; i < 24; i++) same[i] = r[i % 8];
+    static const char *const m3b[] = {"00", "011", "1"};
+    v2_file("v2_same_keys_m3_w2", same, 24, m3b, 3, 0, 0, 2, 3);
+    free(r);
+}
+
 /* ---- script seeds (common/kv03_fuzz.h) ----------------------------------- */
 
 typedef struct script {
@@ -301,6 +403,64 @@ static void emit(const script *s, const char *target, const char *name)
     for (size_t i = s->n; i-- > 0;) out[n++] = s->cons[i];
     write_file(target, name, out, n);
 }
+
+/* ---- v2 script pieces (common/kv03_codes.h) ------------------------------ */
+
+/* A producer over cons[from, n) as the target would read it. */
+static rsv_fuzz_producer script_producer(const script *s, size_t from, uint8_t *buf)
+{
+    size_t k = s->n - from;
+    for (size_t i = 0; i < k; i++) buf[i] = s->cons[s->n - 1 - i];
+    rsv_fuzz_producer p;
+    rsv_fuzz_producer_init(&p, buf, k);
+    return p;
+}
+
+/* Records the target generates from cons[from, n) (after sorting). */
+static size_t count_records(const script *s, size_t from)
+{
+    uint8_t buf[sizeof s->cons];
+    rsv_fuzz_producer p = script_producer(s, from, buf);
+    rsv_kvf_recs r;
+    rsv_kvf_gen_records(&p, 1, &r);
+    size_t n = r.n;
+    rsv_kvf_recs_free(&r);
+    return n;
+}
+
+/* Push a code set (kv03_codes.h layout): target size, split length, flags
+ * f, tree steps from `steps` (only as many as the target reads), then the
+ * long-code bytes (f bit 0) and the prefix-breaking byte (f bit 1). *out
+ * receives the set the target reads; the script is checked to be consumed
+ * exactly. */
+static void set_script(script *s, unsigned target, unsigned L, unsigned f, const uint8_t *steps, size_t nsteps,
+                       unsigned long_leaf, uint64_t long_seed, unsigned broken, int allow_broken, rsv_kvf_set *out)
+{
+    uint8_t buf[sizeof s->cons];
+    size_t start = s->n;
+    u8(s, target - 2);
+    u8(s, L - 1);
+    u8(s, 0); /* phase 1: count the steps read */
+    for (size_t i = 0; i < nsteps; i++) u8(s, steps[i]);
+    rsv_fuzz_producer p = script_producer(s, start, buf);
+    rsv_kvf_gen_code_set(&p, 0, out);
+    size_t used = nsteps - rsv_fuzz_remaining(&p);
+    s->n = start + 2;
+    u8(s, f);
+    for (size_t i = 0; i < used; i++) u8(s, steps[i]);
+    if (f & 1u) {
+        u8(s, long_leaf);
+        push(s, long_seed, 8);
+    }
+    if ((f & 2u) && allow_broken) u8(s, broken);
+    p = script_producer(s, start, buf);
+    rsv_kvf_gen_code_set(&p, allow_broken, out);
+    if (rsv_fuzz_remaining(&p) != 0) die("set script not consumed exactly");
+}
+
+static const uint8_t k_steps[] = {0x01, 0x02, 0x00, 0x05, 0x03, 0x07, 0x04, 0x0b, 0xc1, 0x06, 0x09, 0x0d,
+                                  0x08, 0x02, 0x0e, 0x11, 0xc0, 0x13, 0x0a, 0x01, 0x10, 0x05, 0x0c, 0x03,
+                                  0x12, 0x07, 0x0f, 0x04, 0x14, 0x09, 0x06, 0x15, 0x02, 0x08, 0x0b, 0x01};
 
 /* policy: EG k (kind 0) or Golomb m (kind 1; m = 1, 2 + small, 2^64-1); W 1..16; K = 2^(2+kk)-1 */
 static void policy(script *s, int golomb, uint64_t km, unsigned W, unsigned kk)
@@ -420,6 +580,25 @@ static void gen_roundtrip(void)
     rec(&s, 1, "b", 0, "");
     rec(&s, 0, "a", 2, "q");
     emit(&s, T, "unsorted");
+    /* format revision v2: flag bit 3, a code set and a code per record */
+    struct { const char *name; unsigned flags, target, L, f, recs; } v2[] = {
+        {"v2_split30_set3", 8, 3, 2, 0, 30},          {"v2_split30_set16_long", 8, 16, 6, 1, 30},
+        {"v2_ex12_set5_sorted_w1", 8, 5, 4, 4, 4},    {"v2_split30_set9_raw_order", 15, 9, 5, 0, 30},
+        {"v2_bulk250_set4", 8, 4, 3, 0, 250},
+    };
+    for (size_t i = 0; i < sizeof v2 / sizeof v2[0]; i++) {
+        rsv_kvf_set set;
+        memset(&s, 0, sizeof s);
+        u8(&s, v2[i].flags);
+        policy(&s, i == 2, i == 2 ? 3 : i, i == 2 ? 1 : 2 + (unsigned)i, 2);
+        code_default(&s);
+        if (v2[i].recs == 4) ex12_records(&s);
+        else if (v2[i].recs == 250) u8(&s, 240);
+        else split_records(&s, v2[i].recs);
+        set_script(&s, v2[i].target, v2[i].L, v2[i].f, k_steps, sizeof k_steps, 1, 0x0123456789ABCDEFu, 0, 0, &set);
+        for (unsigned k = 0; k < v2[i].recs; k++) u8(&s, (k * 7 + k / 5) % 251); /* extra choices stay unread */
+        emit(&s, T, v2[i].name);
+    }
     memset(&s, 0, sizeof s); /* W = 0: BAD_POLICY */
     u8(&s, 0);
     u8(&s, 0);
@@ -455,6 +634,39 @@ static void gen_merge(void)
         }
         snprintf(name, sizeof name, "pool24_v%u_in%u%s_mode%u", v, 2 + v % 3, v & 1 ? "_drop" : "", modes[v]);
         emit(&s, T, name);
+    }
+    /* format revision v2 (flag bit 6): per-input code sets from one set */
+    struct { const char *name; unsigned ninputs, drop, mode, target, L, f, tomb; } v2[] = {
+        {"v2_pool24_in3_m4", 3, 0, 0, 4, 3, 0, 255},
+        {"v2_pool24_in2_drop_tombcode", 2, 1, 0, 3, 2, 0, 1},
+        {"v2_pool24_in4_m8_long", 4, 0, 1, 8, 4, 1, 255},
+        {"v2_pool24_in3_mode6_longer", 3, 0, 6, 5, 3, 0, 255},
+        {"v2_pool24_in2_drop_mode6_longer1", 2, 1, 6, 6, 4, 0, 255},
+        {"v2_pool24_in3_mode7", 3, 0, 7, 3, 2, 0, 255},
+    };
+    for (size_t v = 0; v < sizeof v2 / sizeof v2[0]; v++) {
+        rsv_kvf_set set;
+        memset(&s, 0, sizeof s);
+        unsigned flags = (v2[v].ninputs - 2) | (v2[v].drop << 2) | (v2[v].mode << 3) | (1u << 6);
+        u8(&s, flags);
+        policy(&s, v == 2, v == 2 ? 7 : 0, 3 + (unsigned)v, 2);
+        code_default(&s);
+        size_t from = s.n;
+        split_records(&s, 24);
+        size_t npool = count_records(&s, from);
+        set_script(&s, v2[v].target, v2[v].L, v2[v].f, k_steps, sizeof k_steps, 2, 0xFEDCBA9876543210u, 0, 0, &set);
+        for (size_t k = 0; k < npool; k++) u8(&s, (k * 3) / 4); /* runs of equal codes */
+        u8(&s, v2[v].tomb);
+        for (unsigned j = 0; j < v2[v].ninputs; j++) {
+            push(&s, UINT64_C(0x9E3779B97F4A7C15) * (j + 3 + v), 8);
+            u8(&s, 0x11u * (j + v));
+        }
+        if (v2[v].mode >= 5) {
+            u8(&s, v % v2[v].ninputs);
+            u8(&s, v2[v].mode == 6 ? (v == 3 ? 0x05 : 0x03) : v * 5); /* odd: one bit longer */
+            if (v2[v].mode == 7) push(&s, 41u * v + 5, 2);
+        }
+        emit(&s, T, v2[v].name);
     }
     memset(&s, 0, sizeof s); /* §12 split in two inputs */
     u8(&s, 0);
@@ -510,6 +722,45 @@ static void gen_stream(void)
         }
         free(b);
     }
+    /* format revision v2: csel 64 = a code set; the stream is the oracle's
+     * v2 encoding of the fixture, codes by segments in increasing code order */
+    struct { const char *name; unsigned n, target, L, f, broken; } v2[] = {
+        {"v2_fixture24_set3", 24, 3, 2, 4, 0},     {"v2_fixture40_set16", 40, 16, 5, 4, 0},
+        {"v2_fixture30_set6_long", 30, 6, 3, 5, 0}, {"v2_fixture12_set4_unsorted_order", 12, 4, 3, 0, 0},
+        {"v2_fixture12_set4_duplicate", 12, 4, 3, 6, 0x01}, {"v2_fixture12_set4_prefix", 12, 4, 3, 6, 0x42},
+    };
+    for (size_t v = 0; v < sizeof v2 / sizeof v2[0]; v++) {
+        rsv_kvf_set set;
+        memset(&s, 0, sizeof s);
+        u8(&s, 2u << 3); /* all bits of the payload */
+        u8(&s, 64);
+        set_script(&s, v2[v].target, v2[v].L, v2[v].f, k_steps, sizeof k_steps, 0, 0x5555AAAA3333CCCCu,
+                   v2[v].broken, 1, &set);
+        /* sorted indices of the set's first prefix-free m codes (the extra
+         * prefix-breaking one is never used by records) */
+        size_t m = v2[v].f & 2u ? set.m - 1 : set.m, ord[RSV_KVF_MAX_CODES];
+        for (size_t j = 0; j < m; j++) ord[j] = j;
+        for (size_t a = 1; a < m; a++)
+            for (size_t b = a; b > 0 && rsv_oracle_code_compare(set.oracle[ord[b - 1]], set.oracle[ord[b]]) > 0; b--) {
+                size_t t = ord[b];
+                ord[b] = ord[b - 1];
+                ord[b - 1] = t;
+            }
+        rsv_oracle_crecord c[40];
+        for (size_t i = 0; i < v2[v].n; i++) {
+            c[i].rec = r[i];
+            c[i].code = set.oracle[ord[i * m / v2[v].n]];
+        }
+        uint8_t *b = NULL;
+        uint64_t e = 0;
+        if (rsv_oracle_stream_encode_v2(c, v2[v].n, &b, &e, NULL) != RSV_OK) die("stream encode_v2");
+        s.nfront = (size_t)((e + 7) / 8);
+        if (s.nfront > sizeof s.front) die("stream too long");
+        memcpy(s.front, b, s.nfront);
+        if (e % 8) s.cons[0] = (uint8_t)((8 - e % 8) << 5); /* rule 0: drop exactly the padding */
+        emit(&s, T, v2[v].name);
+        free(b);
+    }
     free(r);
 }
 
@@ -533,6 +784,7 @@ int main(int argc, char **argv)
     make_dir(g_outdir, NULL);
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) make_dir(g_outdir, dirs[i]);
     gen_parse();
+    gen_parse_v2();
     gen_roundtrip();
     gen_merge();
     gen_stream();

@@ -1,9 +1,11 @@
 /* Fuzz target kv03_parse_structured: the kv03_parse checks
  * (common/kv03_parse_check.c) driven by a structure-aware mutator
  * (common/kv03_mutator.c): decodable files are mutated as records, values,
- * policy and selector code and re-encoded, or have body bytes and header /
- * directory fields changed; then both CRCs are re-sealed so inputs reach deep
- * record decoding. The replay and AFL engines run the same checks and never
+ * policy and selector codes (format revision v2: one code per record) and
+ * re-encoded, or have body bytes and header / directory fields changed, or
+ * their dictionary and seeds (sections 5-7) rewritten from edited lists;
+ * then both CRCs are re-sealed so inputs reach deep record decoding and the
+ * v2 dictionary, seed and transition checks. The replay and AFL engines run the same checks and never
  * call the mutator. */
 #include <stddef.h>
 #include <stdint.h>

@@ -8,8 +8,22 @@
  *             bits 3-5 -> mode: 0-4 plain, 5 one input gets another policy,
  *             6 one input gets another selector code (format revision v2:
  *             they merge while the union stays prefix-free), 7 one input
- *             gets a flipped data-stream bit (a §3.3 walk error or other records)
+ *             gets a flipped data-stream bit (a §3.3 walk error or other records);
+ *             bit 6 -> multi-code inputs (format revision v2, below)
  *   policy, code, a record list (the key pool)
+ *   bit 6 only: a prefix-free code set (common/kv03_codes.h: 2-16 codes of
+ *             1-12 bits, sometimes one of 65-128 bits), per pool record a u8
+ *             choosing its code (the pool is then in logical-key order), and
+ *             u8 t: when t % (m + 1) < m, every record of code t % (m + 1) is
+ *             a tombstone in every input (with drop tombstones the output
+ *             loses that code). Each input's dictionary is the set of codes
+ *             its records use, so inputs have different code sets. Mode 6
+ *             then replaces, in the victim input only, code how % m by that
+ *             code plus the bit (how >> 1) & 1 (how odd) or minus its last
+ *             bit (how even): the union is not prefix-free
+ *             (MERGE_MISMATCH) when another input uses the old code, and a
+ *             shortened code may make the victim's own set invalid (then
+ *             there is nothing to merge);
  *   per input: u64 mask (pool key i is in the input iff bit i % 64), u8 vsel
  *             (value of key i in input j: tombstone if bit (i + j) % 8 of vsel,
  *             else present with (i + j) % 3 bytes {j, i, 0x5a}: the three
@@ -27,6 +41,7 @@
 #include <string.h>
 
 #include "data_producer.h"
+#include "kv03_codes.h"
 #include "kv03_fuzz.h"
 #include "reservoir/kv03.h"
 #include "reservoir/merge.h"
@@ -41,27 +56,40 @@ static const char *sn(rsv_status s) { return rsv_status_name((int)s); }
 
 /* Input j's records: the pool keys its mask selects, values per j. */
 static void build_input(const rsv_kvf_recs *pool, uint64_t mask, uint8_t vsel, size_t j,
-                        rsv_oracle_record *out, uint8_t (*vbytes)[3], size_t *n)
+                        rsv_oracle_crecord *cout, uint8_t (*vbytes)[3], size_t *n)
 {
     size_t k = 0;
+    rsv_oracle_crecord *all = calloc(pool->n + 1, sizeof *all);
+    if (!all) abort();
+    rsv_kvf_crecords(pool, all);
     for (size_t i = 0; i < pool->n; i++) {
         if (!((mask >> (i % 64)) & 1u)) continue;
-        out[k] = pool->oracle[i];
+        cout[k] = all[i];
+        rsv_oracle_record *out = &cout[k].rec;
         vbytes[k][0] = (uint8_t)j;
         vbytes[k][1] = (uint8_t)i;
         vbytes[k][2] = 0x5a;
         if ((vsel >> ((i + j) % 8)) & 1u) {
-            out[k].state = RSV_ORACLE_TOMBSTONE;
-            out[k].value = NULL;
-            out[k].value_len = 0;
+            out->state = RSV_ORACLE_TOMBSTONE;
+            out->value = NULL;
+            out->value_len = 0;
         } else {
-            out[k].state = RSV_ORACLE_PRESENT;
-            out[k].value = vbytes[k];
-            out[k].value_len = (i + j) % 3;
+            out->state = RSV_ORACLE_PRESENT;
+            out->value = vbytes[k];
+            out->value_len = (i + j) % 3;
         }
         k++;
     }
+    free(all);
     *n = k;
+}
+
+/* Index in s of the code c points at (codes are s's own buffers). */
+static size_t code_of(const rsv_kvf_set *s, rsv_oracle_code c)
+{
+    for (size_t j = 0; j < s->m; j++)
+        if (c.bits == s->code[j].bytes) return j;
+    return SIZE_MAX;
 }
 
 /* The codec's merge: status, failing input, diag, output. */
@@ -85,7 +113,7 @@ static rsv_status codec_merge(uint8_t *const *files, const size_t *sizes, size_t
         if (st == RSV_OK) st = rsv_merge_run(&m);
         if (st == RSV_OK) st = rsv_merge_finish(&m, out, out_n);
         if (st) {
-            *input = m.failed_input < n ? m.failed_input : SIZE_MAX;
+            *input = rsv_merge_failed_input(&m) < n ? rsv_merge_failed_input(&m) : SIZE_MAX;
             *d = rsv_merge_diag(&m);
             int done;
             rsv_status again = rsv_merge_step(&m, &done);
@@ -112,10 +140,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rsv_kvf_gen_policy(&in, &pol);
     rsv_kvf_gen_code(&in, &code);
     rsv_kvf_gen_records(&in, 1, &pool);
+    int multi = (flags >> 6) & 1u;
+    rsv_kvf_set set;
+    size_t tomb_code = SIZE_MAX;
+    if (multi) {
+        rsv_kvf_gen_code_set(&in, 0, &set);
+        rsv_kvf_assign_codes(&in, &set, 1, &pool);
+        size_t t = rsv_fuzz_u8(&in) % (set.m + 1);
+        if (t < set.m) tomb_code = t;
+    }
 
     uint8_t *files[MAX_INPUTS] = {0};
     size_t sizes[MAX_INPUTS] = {0};
-    rsv_oracle_record *recs = calloc(pool.n + 1, sizeof *recs);
+    rsv_oracle_crecord *recs = calloc(pool.n + 1, sizeof *recs);
     uint8_t(*vb)[3] = calloc(pool.n + 1, sizeof *vb);
     uint64_t masks[MAX_INPUTS];
     uint8_t vsels[MAX_INPUTS];
@@ -125,11 +162,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         vsels[j] = rsv_fuzz_u8(&in);
     }
     size_t victim = n, vbit = 0;
+    uint8_t how6 = 0;
     rsv_kvf_policy vpol = pol;
     rsv_kvf_code vcode = code;
     if (mode >= 5) {
         victim = rsv_fuzz_u8(&in) % n;
         uint8_t how = rsv_fuzz_u8(&in);
+        how6 = how;
         if (mode == 5) { /* another policy: W, K, kind or parameter */
             rsv_oracle_kv03_policy o = pol.oracle;
             switch (how % 4u) {
@@ -139,6 +178,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             default: o.bs_param = o.bs_kind == RSV_ORACLE_BACKSPACE_EG ? (o.bs_param + 1) % 64 : o.bs_param ^ 1u; break;
             }
             rsv_kvf_policy_from_oracle(&o, &vpol);
+        } else if (mode == 6 && multi) { /* one code of the set, one bit longer or shorter */
+            vcode = set.code[how % set.m];
+            if (how & 1u) {
+                if (vcode.bits < RSV_KV03_MAX_CODE_BITS) {
+                    if ((how >> 1) & 1u) vcode.bytes[vcode.bits / 8] |= (uint8_t)(0x80u >> (vcode.bits % 8));
+                    vcode.bits++;
+                }
+            } else if (vcode.bits > 0) {
+                vcode.bits--;
+                vcode.bytes[vcode.bits / 8] &= (uint8_t)~(0x80u >> (vcode.bits % 8));
+            }
         } else if (mode == 6) { /* another C0: one bit flipped, or one bit longer/shorter */
             if (how % 2u && vcode.bits > 0) vcode.bytes[(how / 2u) % ((vcode.bits + 7) / 8)] ^= 0x80u >> ((how / 2u) % 8u);
             else vcode.bits = vcode.bits < 512 ? vcode.bits + 1 : vcode.bits - 1;
@@ -152,8 +202,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         build_input(&pool, masks[j], vsels[j], j, recs, vb, &k);
         const rsv_kvf_policy *p = j == victim && mode == 5 ? &vpol : &pol;
         const rsv_kvf_code *c = j == victim && mode == 6 ? &vcode : &code;
-        if (rsv_oracle_kv03_encode(recs, k, &p->oracle, c->bytes, c->bits, &files[j], &sizes[j], NULL) != RSV_OK)
-            goto out; /* invalid policy: nothing to merge (kv03_roundtrip covers rejections) */
+        rsv_status est;
+        if (multi) {
+            for (size_t i = 0; i < k; i++) {
+                size_t ci = code_of(&set, recs[i].code);
+                if (ci == tomb_code) {
+                    recs[i].rec.state = RSV_ORACLE_TOMBSTONE;
+                    recs[i].rec.value = NULL;
+                    recs[i].rec.value_len = 0;
+                }
+                if (j == victim && mode == 6 && ci == (size_t)(how6 % set.m)) {
+                    recs[i].code.bits = vcode.bytes;
+                    recs[i].code.nbits = vcode.bits;
+                }
+            }
+            est = rsv_oracle_kv03_encode_v2(recs, k, &p->oracle, &files[j], &sizes[j], NULL);
+        } else {
+            for (size_t i = 0; i < k; i++) recs[i].code = (rsv_oracle_code){c->bytes, c->bits};
+            rsv_oracle_record *plain = calloc(k + 1, sizeof *plain);
+            if (!plain) abort();
+            for (size_t i = 0; i < k; i++) plain[i] = recs[i].rec;
+            est = rsv_oracle_kv03_encode(plain, k, &p->oracle, c->bytes, c->bits, &files[j], &sizes[j], NULL);
+            free(plain);
+        }
+        if (est != RSV_OK)
+            goto out; /* invalid policy or code set: nothing to merge (kv03_roundtrip covers rejections) */
         if (j == victim && mode == 7 && sizes[j] > 288) {
             uint64_t ext = 0;
             for (int b = 7; b >= 0; b--) ext = (ext << 8) | files[j][96 + 8 + b]; /* directory: data extent */
@@ -175,6 +248,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t cn = 0, cin;
     rsv_kv03_diag d;
     rsv_status cst = codec_merge(files, sizes, n, drop ? RSV_MERGE_DROP_TOMBSTONES : 0u, &cin, &d, &cout, &cn);
+    if (rsv_fuzz_tracing()) { /* codes: the generated set; output: section 6 length / 8 - 1 */
+        uint64_t om = 0;
+        if (o.status == RSV_OK && o.out_len >= 96 + 192)
+            for (int b = 7; b >= 0; b--) om = (om << 8) | o.out[96 + 72 + 16 * 6 + b];
+        fprintf(stderr, "merge_diff: %zu inputs, codes %zu, drop %d, mode %u: %s, output codes %" PRIu64 "\n", n,
+                multi ? set.m : 1, drop, mode, sn(o.status), om ? om / 8 - 1 : 0);
+    }
     if (cst != o.status)
         rsv_kvf_fail(T, "status: codec %s (input %zu), oracle %s (input %zu)", sn(cst), cin, sn(o.status), o.input);
     if (cst == RSV_OK) {

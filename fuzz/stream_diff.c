@@ -3,17 +3,29 @@
  *
  * Input: the payload at the front; from the end (data_producer.h):
  *   u8 sel: bits 0-2 = bit offset of the stream inside its first byte,
- *           bits 3-4 = extent rule: 0 all bits but u8 % 8 at the end,
- *           1 u16 % (bits + 1), 2 all bits, 3 all but u8 % 64 (clamped)
- *   the selector code C0 (common/kv03_fuzz.h layout)
+ *           bits 3-4 = extent rule: 0 all bits but sel >> 5 at the end,
+ *           1 (sel << 8 | first payload byte) % (bits + 1), 2 all bits,
+ *           3 all but (sel >> 2) % 64 (clamped)
+ *   u8 csel: 64..127 -> format revision v2: a code set (common/kv03_codes.h
+ *           layout, 2-16 prefix-free codes of 1-12 bits, sometimes one of
+ *           65-128 bits, sometimes one extra code breaking prefix-freeness);
+ *           otherwise the one code C0 (common/kv03_fuzz.h: < 64 or < 128
+ *           `0`, >= 128 a u16 length and the code bytes)
  * The bytes holding the stream are copied flush against a PROT_NONE page
  * (the view's last byte is the last mapped byte).
  *
- * Must agree: every record (key bytes, three-state value), the first error,
- * its record index and bit position (oracle_kv03.h conventions; the codec's
- * rsv_stream_reader_diag), the record count; after its first failure the
- * codec reader returns RSV_ERR_POISONED (§9.2 last paragraph, docs/kv03.md
- * reading 1), twice in a row. */
+ * Runs and what must agree in each (every record's key bytes, three-state
+ * value and code index, the first error, its record index and bit position
+ * (oracle_kv03.h conventions; the codec's rsv_stream_reader_diag), the
+ * record count; after its first failure the codec reader returns
+ * RSV_ERR_POISONED (§9.2 last paragraph, docs/kv03.md reading 1), twice):
+ *   one code: codec rsv_stream_reader_init(C0) vs oracle v1 decode; codec
+ *     init_set({C0}) vs oracle rsv_oracle_stream_decode_v2({C0}); and the
+ *     oracle's v1 and v2 results are identical (a one-code set reads exactly
+ *     as v1, §10);
+ *   code set: codec init_set(set) vs oracle stream_decode_v2(set), the
+ *     set's own failures (TOO_LARGE is impossible here, SELECTOR_PREFIX)
+ *     included: same status before anything is read. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +33,7 @@
 
 #include "data_producer.h"
 #include "guard_arena.h"
+#include "kv03_codes.h"
 #include "kv03_fuzz.h"
 #include "reservoir/oracle_kv03.h"
 #include "reservoir/stream.h"
@@ -32,21 +45,101 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *sn(rsv_status s) { return rsv_status_name((int)s); }
 
-static _Noreturn void fail(const uint8_t *p, size_t n, rsv_view v, const char *fmt, const char *a, const char *b,
-                           uint64_t x, uint64_t y)
+typedef struct sctx {
+    const uint8_t *p;
+    size_t used;
+    rsv_view v;
+    const char *run;
+} sctx;
+
+static _Noreturn void fail(const sctx *c, const char *fmt, const char *a, const char *b, uint64_t x, uint64_t y)
 {
-    fprintf(stderr, "  view off=%" PRIu64 " len=%" PRIu64 "\n", v.off, v.len);
-    rsv_kvf_dump("stream bytes", p, n);
+    fprintf(stderr, "  run: %s; view off=%" PRIu64 " len=%" PRIu64 "\n", c->run, c->v.off, c->v.len);
+    rsv_kvf_dump("stream bytes", c->p, c->used);
     rsv_kvf_fail(T, fmt, a, b, x, y);
+}
+
+/* The codec reader sr (init status st) against the oracle result o
+ * (code_index NULL: every record has code 0). */
+static void compare(const sctx *c, rsv_stream_reader *sr, rsv_status st, const rsv_oracle_stream_result *o,
+                    const uint64_t *code_index)
+{
+    rsv_stream_record rec;
+    int more = 1;
+    uint64_t i = 0;
+    if (st == RSV_OK) {
+        while ((st = rsv_stream_reader_next(sr, &rec, &more)) == RSV_OK && more) {
+            if (i >= o->records.count)
+                fail(c, "codec returned record %s%s%" PRIu64 " beyond the oracle's %" PRIu64, "", "", i,
+                     (uint64_t)o->records.count);
+            const char *d = rsv_kvf_record_diff(rec.key, rec.key_len, rec.value.kind, rec.value.data, rec.value.len,
+                                                &o->records.items[i]);
+            if (!d && rec.index != i) d = "index";
+            if (!d && rec.code != (code_index ? code_index[i] : 0)) d = "code index";
+            if (d) fail(c, "record %s%s %" PRIu64 " (index %" PRIu64 ")", d, "", i, rec.index);
+            i++;
+        }
+    } else if (o->record != 0 || o->bitpos != 0) {
+        fail(c, "init failed (%s%s) but the oracle's error is at record %" PRIu64 " bit %" PRIu64, sn(st), "",
+             o->record, o->bitpos);
+    }
+    if (st != o->status)
+        fail(c, "first error: codec %s, oracle %s (codec record %" PRIu64 ", oracle %" PRIu64 ")", sn(st),
+             sn(o->status), i, o->record);
+    if (i != o->records.count)
+        fail(c, "record count (%s%s) codec %" PRIu64 ", oracle %" PRIu64, sn(st), "", i, (uint64_t)o->records.count);
+    if (st == RSV_OK) {
+        if (o->bitpos != c->v.len || o->record != i)
+            fail(c, "oracle success at %s%sbit %" PRIu64 " record %" PRIu64, "", "", o->bitpos, o->record);
+    } else {
+        rsv_kv03_diag dg = rsv_stream_reader_diag(sr);
+        if (dg.status != st || dg.record != o->record || dg.bit != o->bitpos) {
+            fprintf(stderr, "  codec diag %s record %" PRIu64 " bit %" PRIu64 "\n", sn(dg.status), dg.record,
+                    dg.bit);
+            fail(c, "%s position: %s oracle record %" PRIu64 " bit %" PRIu64, sn(st), "", o->record, o->bitpos);
+        }
+        for (int k = 0; k < 2; k++) {
+            rsv_status again = rsv_stream_reader_next(sr, &rec, &more);
+            if (again != RSV_ERR_POISONED)
+                fail(c, "after %s: %s (want POISONED) %" PRIu64 "%" PRIu64, sn(st), sn(again), 0, 0);
+        }
+    }
+}
+
+/* The two oracle results of a one-code stream must be identical. */
+static void same_oracle(const sctx *c, const rsv_oracle_stream_result *a, const rsv_oracle_stream_v2_result *b)
+{
+    const rsv_oracle_stream_result *o = &b->base;
+    if (a->status != o->status || a->record != o->record || a->bitpos != o->bitpos ||
+        a->records.count != o->records.count)
+        fail(c, "oracle v1 %s, v2 with {C0} %s (records %" PRIu64 " vs %" PRIu64 ")", sn(a->status), sn(o->status),
+             (uint64_t)a->records.count, (uint64_t)o->records.count);
+    for (size_t i = 0; i < a->records.count; i++) {
+        const char *d = rsv_kvf_record_diff(o->records.items[i].key, o->records.items[i].key_len,
+                                            o->records.items[i].state == RSV_ORACLE_PRESENT ? RSV_VALUE_PRESENT
+                                                                                            : RSV_VALUE_TOMBSTONE,
+                                            o->records.items[i].value, o->records.items[i].value_len,
+                                            &a->records.items[i]);
+        if (!d && b->code_index && b->code_index[i] != 0) d = "code index";
+        if (d) fail(c, "oracle v1 vs v2 with {C0}: record %s%s %" PRIu64 "%" PRIu64, d, "", i, 0);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rsv_fuzz_producer in;
     rsv_kvf_code code;
+    rsv_kvf_set set;
+    sctx c;
     rsv_fuzz_producer_init(&in, data, size);
     uint8_t sel = rsv_fuzz_u8(&in);
-    rsv_kvf_gen_code(&in, &code);
+    uint8_t csel = rsv_fuzz_u8(&in);
+    int multi = csel >= 64 && csel < 128;
+    if (multi) rsv_kvf_gen_code_set(&in, 1, &set);
+    else {
+        rsv_kvf_gen_code_sel(&in, csel, &code);
+        rsv_kvf_set_single(&code, &set);
+    }
     uint64_t off = sel & 7u, e;
     size_t nb;
     const uint8_t *payload = rsv_fuzz_rest(&in, &nb);
@@ -63,53 +156,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     }
     /* keep only the bytes that hold view bits, so the guard page follows */
-    size_t used = e ? (size_t)((off + e + 7) / 8) : 0;
-    const uint8_t *p = rsv_fuzz_arena_place(payload, used);
-    rsv_view v = rsv_view_make(p, e ? off : 0, e);
+    c.used = e ? (size_t)((off + e + 7) / 8) : 0;
+    c.p = rsv_fuzz_arena_place(payload, c.used);
+    c.v = rsv_view_make(c.p, e ? off : 0, e);
 
-    rsv_oracle_stream_result o;
-    rsv_oracle_stream_decode(v, code.bytes, code.bits, &o);
     rsv_stream_reader sr;
-    rsv_stream_record rec;
-    int more = 1;
-    uint64_t i = 0;
-    rsv_status st = rsv_stream_reader_init(&sr, v, code.bytes, code.bits);
-    if (st) fail(p, used, v, "init: %s (oracle %s) %" PRIu64 "%" PRIu64, sn(st), sn(o.status), 0, 0);
-    while ((st = rsv_stream_reader_next(&sr, &rec, &more)) == RSV_OK && more) {
-        if (i >= o.records.count)
-            fail(p, used, v, "codec returned record %s%s%" PRIu64 " beyond the oracle's %" PRIu64, "", "", i,
-                 (uint64_t)o.records.count);
-        const char *d = rsv_kvf_record_diff(rec.key, rec.key_len, rec.value.kind, rec.value.data, rec.value.len,
-                                            &o.records.items[i]);
-        if (d || rec.index != i)
-            fail(p, used, v, "record %s%s %" PRIu64 " (index %" PRIu64 ")", d ? d : "index", "", i, rec.index);
-        i++;
+    rsv_oracle_stream_v2_result o2;
+    rsv_oracle_stream_decode_v2(c.v, set.oracle, set.m, &o2);
+    if (!multi) {
+        rsv_oracle_stream_result o1;
+        rsv_oracle_stream_decode(c.v, code.bytes, code.bits, &o1);
+        c.run = "one code, v1 reader";
+        compare(&c, &sr, rsv_stream_reader_init(&sr, c.v, code.bytes, code.bits), &o1, NULL);
+        rsv_stream_reader_free(&sr);
+        c.run = "one code, oracle v1 vs v2";
+        same_oracle(&c, &o1, &o2);
+        rsv_oracle_stream_result_free(&o1);
     }
-    if (st != o.status)
-        fail(p, used, v, "first error: codec %s, oracle %s (codec record %" PRIu64 ", oracle %" PRIu64 ")", sn(st),
-             sn(o.status), i, o.record);
-    if (i != o.records.count)
-        fail(p, used, v, "record count (%s%s) codec %" PRIu64 ", oracle %" PRIu64, sn(st), "", i,
-             (uint64_t)o.records.count);
-    if (st == RSV_OK) {
-        if (o.bitpos != e || o.record != i)
-            fail(p, used, v, "oracle success at %s%sbit %" PRIu64 " record %" PRIu64, "", "", o.bitpos, o.record);
-    } else {
-        rsv_kv03_diag dg = rsv_stream_reader_diag(&sr);
-        if (dg.status != st || dg.record != o.record || dg.bit != o.bitpos) {
-            fprintf(stderr, "  codec diag %s record %" PRIu64 " bit %" PRIu64 "\n", sn(dg.status), dg.record,
-                    dg.bit);
-            fail(p, used, v, "%s position: %s oracle record %" PRIu64 " bit %" PRIu64, sn(st), "", o.record,
-                 o.bitpos);
-        }
-        for (int k = 0; k < 2; k++) {
-            rsv_status again = rsv_stream_reader_next(&sr, &rec, &more);
-            if (again != RSV_ERR_POISONED)
-                fail(p, used, v, "after %s: %s (want POISONED) %" PRIu64 "%" PRIu64, sn(st), sn(again), 0, 0);
-        }
-    }
+    if (rsv_fuzz_tracing())
+        fprintf(stderr, "stream_diff: %zu codes, %" PRIu64 " bits: %s after %zu records\n", set.m, e,
+                sn(o2.base.status), o2.base.records.count);
+    c.run = multi ? "code set" : "one-code set";
+    compare(&c, &sr, rsv_stream_reader_init_set(&sr, c.v, &set.codec), &o2.base, o2.code_index);
     rsv_stream_reader_free(&sr);
-    rsv_oracle_stream_result_free(&o);
+    rsv_oracle_stream_v2_result_free(&o2);
     rsv_fuzz_arena_unpoison();
     return 0;
 }

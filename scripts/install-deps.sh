@@ -10,6 +10,7 @@ pkgs=(
   valgrind                                            # memcheck of the differential driver
   afl++                                               # second fuzz engine
   python3                                             # corpus / summary helpers
+  abigail-tools                                       # abidw/abidiff: the ABI baseline check (ctest -L abi)
 )
 
 missing=()

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "reservoir/ef.h"
+#include "../codec/src/ef_select.h" /* rsv__ef_select_portable (private) */
 #include "testutil.h"
 
 static void check_all(const uint64_t *v, uint64_t n)

@@ -258,7 +258,7 @@ Test(kv03_roundtrip, merge_failure_leaves_no_file)
     cr_assert_eq(rsv_merge_init(&m, in, 2, 0), RSV_OK);
     cr_assert_eq(rsv_merge_run(&m), RSV_ERR_RETAINED_PRECEDES_CODE);
     cr_assert_eq(rsv_merge_diag(&m).status, RSV_ERR_RETAINED_PRECEDES_CODE);
-    cr_assert_eq(m.failed_input, 1);
+    cr_assert_eq(rsv_merge_failed_input(&m), 1);
     int done;
     cr_assert_eq(rsv_merge_step(&m, &done), RSV_ERR_POISONED);
     char path[] = "/tmp/rsv_merge_fail_XXXXXX";

@@ -283,7 +283,7 @@ Test(merge, equals_12_3)
     cr_assert_eq(memcmp(out, FILE_12_3, 64), 0);
     cr_assert_eq(memcmp(out + 64, "\0\0\0\0\0\0\0\0", 8), 0);
     cr_assert_eq(memcmp(out + 72, FILE_12_3 + 72, 360 - 72), 0);
-    rsv_kv03_seal(out, nout);
+    cr_assert_eq(rsv_kv03_seal(out, nout), RSV_OK);
     cr_assert_eq(memcmp(out, FILE_12_3, 360), 0);
     free(out);
     /* step API: STATE before the end and after finishing */
@@ -301,6 +301,23 @@ Test(merge, equals_12_3)
     cr_assert_eq(rsv_merge_files(in, 1, 0, &out, &nout), RSV_ERR_INVALID_ARGUMENT);
     free(a);
     free(b);
+}
+
+/* rsv_kv03_seal checks its arguments: a buffer shorter than the 96-byte header
+ * is RSV_ERR_TRUNCATED_HEADER and stays unwritten; NULL is INVALID_ARGUMENT.
+ * At exactly 96 bytes the body is empty, so the body CRC field becomes
+ * CRC32C("") = 0 (KV03.md §7: initial value and final XOR cancel). */
+Test(kv03_writer, seal_checks_size)
+{
+    uint8_t buf[96];
+    memset(buf, 0xAA, sizeof buf);
+    cr_assert_eq(rsv_kv03_seal(NULL, 360), RSV_ERR_INVALID_ARGUMENT);
+    for (size_t n = 0; n < 96; n++) {
+        cr_assert_eq(rsv_kv03_seal(buf, n), RSV_ERR_TRUNCATED_HEADER, "n = %zu", n);
+        for (size_t i = 0; i < sizeof buf; i++) cr_assert_eq(buf[i], 0xAA, "n = %zu wrote byte %zu", n, i);
+    }
+    cr_assert_eq(rsv_kv03_seal(buf, 96), RSV_OK);
+    cr_assert_eq(memcmp(buf + 64, "\0\0\0\0", 4), 0);
 }
 
 Test(merge, newest_wins_and_drop_tombstones)

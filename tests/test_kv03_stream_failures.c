@@ -21,6 +21,7 @@
 
 #include "reservoir/kv03.h"
 #include "reservoir/merge.h"
+#include "../codec/src/merge_state.h" /* the merge's private state (its output writer) */
 
 #include "kv03_stream_util.h"
 #include "kv03_vectors.h"
@@ -279,12 +280,12 @@ Test(kv03_stream_failures, merge_corrupt_input_mid_way, .timeout = 600)
     int done = 0, tmps;
     do {
         cr_assert_eq(rsv_merge_step(&m, &done), RSV_OK);
-        rsv_kv03_writer_get_stats(&m.out, &st);
+        rsv_kv03_writer_get_stats(&rsv__merge_of(&m)->out, &st);
     } while (st.flushed_bytes == 0);
     cr_assert_eq(dir_entries(dir, &tmps), 4); /* a, b, old output, temporary */
     cr_assert_eq(tmps, 1);
     cr_assert_eq(rsv_merge_run(&m), RSV_ERR_RETAINED_PRECEDES_CODE);
-    cr_assert_eq(m.failed_input, 1);
+    cr_assert_eq(rsv_merge_failed_input(&m), 1);
     cr_assert_eq(rsv_merge_diag(&m).record, 1200u * 15);
     cr_assert_eq(dir_entries(dir, &tmps), 3); /* gone with the failure */
     cr_assert_eq(tmps, 0);

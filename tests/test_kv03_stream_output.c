@@ -15,6 +15,7 @@
 
 #include "reservoir/kv03.h"
 #include "reservoir/merge.h"
+#include "../codec/src/merge_state.h" /* the merge's private state (its output writer) */
 
 #include "kv03_stream_util.h"
 #include "kv03_vectors.h"
@@ -270,7 +271,7 @@ Test(kv03_stream_output, merge_random_identical_and_bounded, .timeout = 600)
         cr_assert_eq(rsv_merge_init_path(&m, in, 3, flags, path), RSV_OK);
         cr_assert_eq(rsv_merge_run(&m), RSV_OK);
         rsv_kv03_writer_stats st;
-        rsv_kv03_writer_get_stats(&m.out, &st);
+        rsv_kv03_writer_get_stats(&rsv__merge_of(&m)->out, &st);
         cr_assert_eq(st.streaming, 1);
         cr_assert_leq(st.buffered_max, RSV_KV03_FLUSH_BYTES + MAX_RECORD_BYTES);
         cr_assert_gt(st.flushed_bytes, RSV_KV03_FLUSH_BYTES);

@@ -16,6 +16,7 @@
 
 #include "reservoir/kv03.h"
 #include "reservoir/merge.h"
+#include "../codec/src/merge_state.h" /* the merge's private state (its output writer) */
 
 #include "kv03_v2_util.h"
 
@@ -95,7 +96,7 @@ Test(kv03_v2_merge, merge_12_5_inputs_give_the_12_5_file)
     for (int i = 0; i < 2; i++) cr_assert_eq(rsv_kv03_open(in[i].b, in[i].n, NULL, &f[i]), RSV_OK);
     rsv_merge m;
     cr_assert_eq(rsv_merge_init_path(&m, pf, 2, 0, path), RSV_OK);
-    cr_assert_eq(rsv_kv03_writer_set_flush_bytes(&m.out, 1), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_set_flush_bytes(&rsv__merge_of(&m)->out, 1), RSV_OK);
     cr_assert_eq(rsv_merge_run(&m), RSV_OK);
     cr_assert_eq(rsv_merge_commit(&m), RSV_OK);
     rsv_merge_free(&m);
@@ -200,7 +201,7 @@ static void expect_init_failure(const blob *in, size_t n, rsv_status want, size_
     rsv_merge m;
     rsv_status st = merge(in, n, 0, &out, &m);
     cr_assert_eq(st, want, "status %d, want %d", st, want);
-    cr_assert_eq(m.failed_input, input, "failed input %zu, want %zu", m.failed_input, input);
+    cr_assert_eq(rsv_merge_failed_input(&m), input, "failed input %zu, want %zu", rsv_merge_failed_input(&m), input);
     cr_assert_null(out.b);
 }
 
@@ -245,7 +246,7 @@ Test(kv03_v2_merge, init_check_order)
     /* dictionary byte 58 → 68 (`0`, `11`, `01`): file offset 96 + 240 */
     cr_assert_eq(bad.b[96 + 240], 0x58);
     bad.b[96 + 240] = 0x68;
-    rsv_kv03_seal(bad.b, bad.n);
+    cr_assert_eq(rsv_kv03_seal(bad.b, bad.n), RSV_OK);
     rsv_kv03_policy q = {RSV_BACKSPACE_EG, 0, 15, 15};
     rsv_record r = {(const uint8_t *)"a", 1, rsv_value_tombstone(), B0, 1};
     rsv_record r01 = {(const uint8_t *)"a", 1, rsv_value_tombstone(), B01, 2};
@@ -268,13 +269,13 @@ static void corrupt_case(void (*edit)(uint8_t *), rsv_status want, uint64_t reco
     blob in[2] = {{NULL, 0}, spec_12_5()};
     cr_assert_eq(v2_oracle_encode(NULL, 0, &P33, &in[0].b, &in[0].n), RSV_OK);
     edit(in[1].b);
-    rsv_kv03_seal(in[1].b, in[1].n);
+    cr_assert_eq(rsv_kv03_seal(in[1].b, in[1].n), RSV_OK);
     blob out = {NULL, 0};
     rsv_merge m;
     cr_assert_eq(merge(in, 2, 0, &out, &m), want);
-    cr_assert_eq(m.failed_input, 1);
-    cr_assert_eq(m.diag.record, record, "record %lu", (unsigned long)m.diag.record);
-    cr_assert_eq(m.diag.bit, bit, "bit %lu", (unsigned long)m.diag.bit);
+    cr_assert_eq(rsv_merge_failed_input(&m), 1);
+    cr_assert_eq(rsv_merge_diag(&m).record, record, "record %lu", (unsigned long)rsv_merge_diag(&m).record);
+    cr_assert_eq(rsv_merge_diag(&m).bit, bit, "bit %lu", (unsigned long)rsv_merge_diag(&m).bit);
     free(in[0].b);
     free(in[1].b);
 }
@@ -300,7 +301,7 @@ Test(kv03_v2_merge, seed_to_10_is_walked_under_10)
     blob in[2] = {spec_12_5(), {NULL, 0}};
     cr_assert_eq(v2_oracle_encode(NULL, 0, &P33, &in[1].b, &in[1].n), RSV_OK);
     in[0].b[96 + 280] = 0x10;
-    rsv_kv03_seal(in[0].b, in[0].n);
+    cr_assert_eq(rsv_kv03_seal(in[0].b, in[0].n), RSV_OK);
     rsv_record r[6];
     memcpy(r, v2_recs_12_5(), sizeof r);
     for (int i = 3; i < 6; i++) r[i].code = V2_C10, r[i].code_bits = 2;

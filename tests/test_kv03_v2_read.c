@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "reservoir/kv03.h"
+#include "../codec/src/kv03_walk.h" /* rsv__kv03_frames_literal_words (private) */
 
 #include "kv03_build.h"
 #include "kv03_diff.h"
@@ -132,7 +133,7 @@ Test(kv03_v2_read, frames_walk)
         rsv_kv03_frame fr;
         int more;
         cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
-        fw.literal_words = words;
+        if (words) rsv__kv03_frames_literal_words(&fw); /* the merge's private option */
         for (int i = 0; i < 6; i++) {
             const v2_rec *w = &V2_RECS[i];
             cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK, "record %d", i);

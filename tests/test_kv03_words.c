@@ -416,8 +416,9 @@ Test(kv03_words, streams_flush_against_guard_pages)
         }
 }
 
-/* The public literal_words option of the frame walker (no longer used by the
- * cursor): when literal_inline is set, literal_word holds the literal's bits. */
+/* The merge's private short-literal option of the frame walker
+ * (rsv__kv03_frames_literal_words): when rsv__literal_inline is set,
+ * rsv__literal_word holds the literal's bits. */
 Test(kv03_words, frames_literal_words_option)
 {
     rsv_rng g = {0x11EE};
@@ -435,16 +436,16 @@ Test(kv03_words, frames_literal_words_option)
             rsv_kv03_frame fr;
             int more;
             rsv_kv03_frames_init(&fw, &f);
-            fw.literal_words = 1;
+            rsv__kv03_frames_literal_words(&fw);
             size_t i = 0, inl = 0;
             while (rsv_kv03_frames_next(&fw, &fr, &more) == RSV_OK && more) {
-                if (fr.literal_inline) {
+                if (fr.rsv__literal_inline) {
                     uint64_t want = 0;
                     for (uint64_t b = 0; b < fr.literal.len; b++) {
                         uint64_t at = fr.literal.off + b;
                         want = (want << 1) | ((fr.literal.data[at / 8] >> (7 - at % 8)) & 1);
                     }
-                    cr_assert_eq(fr.literal_word, want, "record %zu, %llu bits", i, (unsigned long long)fr.literal.len);
+                    cr_assert_eq(fr.rsv__literal_word, want, "record %zu, %llu bits", i, (unsigned long long)fr.literal.len);
                     inl++;
                 } else {
                     cr_assert(fr.literal.len > 57, "short literal not inline");

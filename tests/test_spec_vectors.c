@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "reservoir/expgolomb.h"
 #include "reservoir/oracle.h"
 #include "reservoir/reader.h"
 #include "reservoir/writer.h"
@@ -31,7 +32,7 @@ static rsv_status put_row(rsv_writer *w, const rsv_sv_valid *row)
     switch (row->code) {
     case RSV_SV_FIXED: return rsv_put(w, row->value, (unsigned)row->param);
     case RSV_SV_EG: return rsv_put_eg(w, row->value, (unsigned)row->param);
-    default: return rsv_put_golomb_m(w, row->param, row->value);
+    default: return rsv_put_golomb_m(w, row->value, row->param);
     }
 }
 

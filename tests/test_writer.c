@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reservoir/expgolomb.h"
 #include "reservoir/oracle.h"
 #include "reservoir/reader.h"
 #include "reservoir/writer.h"
@@ -68,7 +69,7 @@ static rsv_status put_item(rsv_writer *w, const item *it)
     unsigned u = (unsigned)it->param;
     return it->kind == K_FIXED ? rsv_put(w, it->value, u)
            : it->kind == K_EG  ? rsv_put_eg(w, it->value, u)
-                               : rsv_put_golomb_m(w, it->param, it->value);
+                               : rsv_put_golomb_m(w, it->value, it->param);
 }
 
 static rsv_status codec_get(rsv_reader *r, const item *it, uint64_t *out)
@@ -350,7 +351,7 @@ Test(writer_reject, ceiling_and_invalid_struct)
     cr_assert_eq(rsv_put_zeros(&w, MAX64 - 7), RSV_ERR_TOO_LARGE);
     assert_unchanged(&w, &s, "put_zeros(2^64-8) after 1 bit");
     cr_assert_eq(rsv_golomb_init(&g, 0), RSV_ERR_BAD_MODULUS);
-    cr_assert_eq(rsv_put_golomb(&w, &g, 0), RSV_ERR_BAD_MODULUS);
+    cr_assert_eq(rsv_put_golomb(&w, 0, &g), RSV_ERR_BAD_MODULUS);
     assert_unchanged(&w, &s, "put_golomb with m = 0");
     assert_usable(&w, &s);
     rsv_writer_free(&w);
@@ -376,9 +377,9 @@ Test(writer_reject, limit)
     rsv_writer_set_limit(&w, 132 + 128);
     cr_assert_eq(rsv_put_eg(&w, MAX64, 0), RSV_ERR_TOO_LARGE); /* 129 > 128 */
     assert_unchanged(&w, &s, "put_eg past limit");
-    cr_assert_eq(rsv_put_golomb_m(&w, 2, MAX64), RSV_ERR_TOO_LARGE); /* 2^63 + 1 bits */
+    cr_assert_eq(rsv_put_golomb_m(&w, MAX64, 2), RSV_ERR_TOO_LARGE); /* 2^63 + 1 bits */
     assert_unchanged(&w, &s, "put_golomb_m past limit");
-    cr_assert_eq(rsv_put_golomb_m(&w, 1, 128), RSV_ERR_TOO_LARGE); /* 129 bits */
+    cr_assert_eq(rsv_put_golomb_m(&w, 128, 1), RSV_ERR_TOO_LARGE); /* 129 bits */
     assert_unchanged(&w, &s, "unary past limit");
     cr_assert_eq(rsv_put_zeros(&w, 129), RSV_ERR_TOO_LARGE);
     assert_unchanged(&w, &s, "put_zeros past limit");
@@ -387,7 +388,7 @@ Test(writer_reject, limit)
     assert_unchanged(&w, &s, "put_bytes past limit");
     cr_assert_eq(rsv_put_view(&w, rsv_view_make(bytes, 0, 129)), RSV_ERR_TOO_LARGE);
     assert_unchanged(&w, &s, "put_view past limit");
-    cr_assert_eq(rsv_put_golomb_m(&w, 1, 127), RSV_OK); /* exactly 128 bits */
+    cr_assert_eq(rsv_put_golomb_m(&w, 127, 1), RSV_OK); /* exactly 128 bits */
     cr_assert_eq(rsv_writer_bits(&w), 260);
     rsv_writer_free(&w);
 }

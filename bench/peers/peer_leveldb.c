@@ -77,7 +77,7 @@ static uint64_t rsv_merge_body(void *state)
     if (rsv_merge_init(&m, s->inputs, 2, 0) != RSV_OK || rsv_merge_run(&m) != RSV_OK ||
         rsv_merge_finish_unsealed(&m, &out, &len) != RSV_OK)
         rsv_bench_fail("merge");
-    uint64_t n = m.emitted;
+    uint64_t n = rsv_merge_emitted(&m);
     free(out);
     rsv_merge_free(&m);
     return kv03_fold(0, n);

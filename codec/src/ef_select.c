@@ -5,6 +5,7 @@
 
 #include "reservoir/ef.h"
 
+#include "ef_select.h"
 #include "mem.h"
 
 

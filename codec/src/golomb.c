@@ -1,4 +1,7 @@
-/* Golomb constants and code lengths (CODES.md §3.1, §4.1). */
+/* Golomb constants and code lengths (CODES.md §3.1, §4.1): rsv_golomb_*
+ * (golomb.h) and the exp-Golomb length rsv_eg_length (expgolomb.h), which
+ * share bitlen64. */
+#include "reservoir/expgolomb.h"
 #include "reservoir/golomb.h"
 
 static unsigned bitlen64(uint64_t x)

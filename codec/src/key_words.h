@@ -36,7 +36,7 @@
 /* Before take(S): if the S literal bits can be cached (S <= 57 or already
  * cached), return them as an integer in *word. A refill loads only bytes
  * holding bits >= p (CODES.md A4). Returns 0 when the literal is long.
- * (Kept for rsv_kv03_frames.literal_words, a public option.) */
+ * (For the merge's private short-literal option, rsv__kv03_frames_literal_words.) */
 static inline int rsv__literal_peek(rsv_reader *r, uint64_t S, uint64_t *word)
 {
     if (S <= 57 && S > r->n && S <= rsv_reader_remaining(r)) rsv__refill(r);

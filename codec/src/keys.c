@@ -3,6 +3,7 @@
  * place. */
 #include <string.h>
 
+#include "reservoir/expgolomb.h"
 #include "reservoir/record.h"
 
 #include "mem.h"

@@ -174,7 +174,7 @@ static rsv_status assemble(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes, in
     memset(f + data_end, 0, (size_t)lay.total - data_end);
     fill_tail(w, &lay, d + lay.tail_start);
     fill_meta(w, &lay, f);
-    if (seal) rsv_kv03_seal(f, (size_t)lay.total);
+    if (seal) (void)rsv_kv03_seal(f, (size_t)lay.total); /* total >= 288: cannot fail */
 
     w->finished = 1;
     *out = f;
@@ -213,10 +213,13 @@ rsv_status rsv_kv03_writer_commit(rsv_kv03_writer *w)
     return RSV_OK;
 }
 
-void rsv_kv03_seal(uint8_t *file, size_t n)
+rsv_status rsv_kv03_seal(uint8_t *file, size_t n)
 {
+    if (!file) return RSV_ERR_INVALID_ARGUMENT;
+    if (n < RSV_KV03_HEADER_BYTES) return RSV_ERR_TRUNCATED_HEADER; /* nothing written */
     rsv__put_le(file + HDR_BODY_CRC, rsv_crc32c(0, file + RSV_KV03_HEADER_BYTES, n - RSV_KV03_HEADER_BYTES), 4);
     rsv__put_le(file + HDR_HEADER_CRC, rsv__kv03_header_crc(file), 4);
+    return RSV_OK;
 }
 
 rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes)

@@ -78,7 +78,7 @@ rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out)
     uint64_t S; /* step 3 */
     st = rsv_read_eg0(r, &S);
     if (st) return st;
-    out->literal_inline = fw->literal_words && rsv__literal_peek(r, S, &out->literal_word);
+    out->rsv__literal_inline = fw->rsv__literal_words && rsv__literal_peek(r, S, &out->rsv__literal_word);
     st = rsv_take(r, S, &out->literal);
     if (st) return st;
     if ((local + S) % 8 != 0) return RSV_ERR_KEY_ENDS_INSIDE_BYTE; /* mod 2^64 keeps mod 8 */

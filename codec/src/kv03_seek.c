@@ -89,9 +89,9 @@ rsv_status rsv_kv03_frames_seek_code(rsv_kv03_frames *fw, uint64_t j)
     if (!fw || !fw->f) return RSV_ERR_INVALID_ARGUMENT;
     const rsv_kv03_file *f = fw->f;
     if (j >= (f->m > 1 ? f->m : 1)) return RSV_ERR_INVALID_ARGUMENT;
-    int words = fw->literal_words;
+    int words = fw->rsv__literal_words;
     rsv_status st = rsv_kv03_frames_init(fw, f); /* dictionary check (m >= 2) */
-    fw->literal_words = words;
+    fw->rsv__literal_words = words;
     if (st) return st;
     st = seek(fw, j);
     if (st) {

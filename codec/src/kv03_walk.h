@@ -7,6 +7,13 @@
 
 #include "kv03_dict.h"
 
+/* The merge's option (set after rsv_kv03_frames_init; kept by seek_code):
+ * frames also carry a literal that fits the walker's cache (S <= 57, or
+ * already cached) as an S-bit integer, rsv__literal_word, with
+ * rsv__literal_inline = 1. Not API: the merge compares short literals
+ * without loads this way. */
+static inline void rsv__kv03_frames_literal_words(rsv_kv03_frames *fw) { fw->rsv__literal_words = 1; }
+
 /* Parse record fw->i (steps 1–5), advance fw->i and fw->cont_prev. On
  * failure nothing is recorded in fw->diag: callers poison themselves. */
 rsv_status rsv__kv03_parse_frame(rsv_kv03_frames *fw, rsv_kv03_frame *out);
@@ -161,12 +168,12 @@ RSV__KV03_FAST_INLINE int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_fra
     }
     uint64_t local = R - c;
     if (!rsv__fast_eg0(&r, &S)) return 0;
-    out->literal_inline = 0;
-    if (fw->literal_words) { /* the public short-literal option, as rsv__literal_peek */
+    out->rsv__literal_inline = 0;
+    if (fw->rsv__literal_words) { /* the merge's short-literal option, as rsv__literal_peek */
         if (S <= 57 && S > r.n && S <= r.len - r.pos && !rsv__fast_fill(&r)) return 0;
         if (S <= r.n) {
-            out->literal_word = rsv__top(r.cache, (unsigned)S);
-            out->literal_inline = 1;
+            out->rsv__literal_word = rsv__top(r.cache, (unsigned)S);
+            out->rsv__literal_inline = 1;
         }
     }
     out->literal = rsv_view_make(r.data, r.off + r.pos, S);

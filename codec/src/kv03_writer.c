@@ -343,7 +343,7 @@ static rsv_status frame(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits, rsv
         else if (w->policy.code == RSV_BACKSPACE_EG)
             st = rsv_put_eg(&w->data, ctrl_v, (unsigned)w->policy.param);
         else
-            st = rsv_put_golomb(&w->data, &w->golomb, ctrl_v);
+            st = rsv_put_golomb(&w->data, ctrl_v, &w->golomb);
         if (!st && transition) st = rsv_put_view(&w->data, rsv_view_make(w->cur, R, w->cur_bits - R));
         if (!st) st = rsv_put_eg(&w->data, S, 0);
         if (!st) st = rsv_put_view(&w->data, suffix);

@@ -33,10 +33,11 @@
 #include "kv03_walk.h"
 #include "kv03_writer.h"
 #include "merge_codes.h"
+#include "merge_state.h"
 
 /* A failed merge discards its output: with a streaming file output the
  * writer's temporary is unlinked right here. */
-static rsv_status poison(rsv_merge *m, rsv_status st, size_t input, uint64_t bit, uint64_t record)
+static rsv_status poison(rsv__merge *m, rsv_status st, size_t input, uint64_t bit, uint64_t record)
 {
     if (m->out.sink) rsv__kv03_writer_abort(&m->out, st);
     m->diag.status = st;
@@ -46,22 +47,22 @@ static rsv_status poison(rsv_merge *m, rsv_status st, size_t input, uint64_t bit
     return st;
 }
 
-static rsv_status poison_input(rsv_merge *m, rsv_status st, size_t i)
+static rsv_status poison_input(rsv__merge *m, rsv_status st, size_t i)
 {
-    rsv_merge_head *h = &m->heads[i];
+    rsv__merge_head *h = &m->heads[i];
     return poison(m, st, i, rsv_reader_position(&h->fw.r), h->fw.i);
 }
 
 /* A check after a successful frame parse (steps 6–7) fails: the parse has
  * already moved fw.i past the record, so report the record itself. */
-static rsv_status poison_parsed(rsv_merge *m, rsv_status st, size_t i)
+static rsv_status poison_parsed(rsv__merge *m, rsv_status st, size_t i)
 {
-    rsv_merge_head *h = &m->heads[i];
+    rsv__merge_head *h = &m->heads[i];
     return poison(m, st, i, rsv_reader_position(&h->fw.r), h->fw.i - 1);
 }
 
 /* to_path: stream the output to `path` (which must then be non-NULL). */
-static rsv_status init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+static rsv_status init(rsv__merge *m, const rsv_kv03_file *const *inputs, size_t n,
                        unsigned flags, int to_path, const char *path)
 {
     if (!m) return RSV_ERR_INVALID_ARGUMENT;
@@ -92,25 +93,28 @@ static rsv_status init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t 
     for (size_t i = 0; i < n; i++) {
         st = rsv_kv03_frames_init(&m->heads[i].fw, inputs[i]); /* dictionaries already checked */
         if (st) return poison(m, st, i, 0, 0);
-        m->heads[i].fw.literal_words = 1; /* short literals as integers: see head_word */
+        rsv__kv03_frames_literal_words(&m->heads[i].fw); /* short literals as integers: see head_word */
     }
     return RSV_OK;
 }
 
-rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+rsv_status rsv_merge_init(rsv_merge *pub, const rsv_kv03_file *const *inputs, size_t n,
                           unsigned flags)
 {
+    rsv__merge *m = rsv__merge_of(pub);
     return init(m, inputs, n, flags, 0, NULL);
 }
 
-rsv_status rsv_merge_init_path(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+rsv_status rsv_merge_init_path(rsv_merge *pub, const rsv_kv03_file *const *inputs, size_t n,
                                unsigned flags, const char *path)
 {
+    rsv__merge *m = rsv__merge_of(pub);
     return init(m, inputs, n, flags, 1, path);
 }
 
-void rsv_merge_free(rsv_merge *m)
+void rsv_merge_free(rsv_merge *pub)
 {
+    rsv__merge *m = rsv__merge_of(pub);
     if (!m) return;
     free(m->heads);
     free(m->key);
@@ -125,7 +129,7 @@ void rsv_merge_free(rsv_merge *m)
 }
 
 /* Bits of head h from key bit `from` (>= its local) to its end. */
-static rsv_view head_from(const rsv_merge_head *h, uint64_t from)
+static rsv_view head_from(const rsv__merge_head *h, uint64_t from)
 {
     uint64_t skip = from - h->fr.local;
     return rsv_view_make(h->fr.literal.data, h->fr.literal.off + skip, h->fr.key_bits - from);
@@ -134,7 +138,7 @@ static rsv_view head_from(const rsv_merge_head *h, uint64_t from)
 /* lcp and order of heads a and b from key bit `from` (>= both locals) on.
  * Word-at-a-time (bits_fast.h) instead of two fresh readers per call; loads
  * stay inside each literal's bytes. */
-static rsv__src literal_src(const rsv_merge_head *h)
+static rsv__src literal_src(const rsv__merge_head *h)
 {
     const rsv_view *l = &h->fr.literal;
     rsv__src s = {l->data, l->off, l->off + l->len};
@@ -143,16 +147,16 @@ static rsv__src literal_src(const rsv_merge_head *h)
 
 /* Head h's key bits [from, key_bits) left-aligned, when its literal came as
  * an integer from the walker's cache (short literals: no load at all). */
-static int head_word(const rsv_merge_head *h, uint64_t from, uint64_t *x)
+static int head_word(const rsv__merge_head *h, uint64_t from, uint64_t *x)
 {
-    if (!h->fr.literal_inline) return 0;
+    if (!h->fr.rsv__literal_inline) return 0;
     uint64_t S = h->fr.key_bits - h->fr.local; /* <= 64, >= key_bits - from */
     unsigned drop = (unsigned)(64 - S + (from - h->fr.local)); /* leading bits to drop, may be 64 */
-    *x = drop < 64 ? h->fr.literal_word << drop : 0;
+    *x = drop < 64 ? h->fr.rsv__literal_word << drop : 0;
     return 1;
 }
 
-static int heads_lcp(const rsv_merge_head *a, const rsv_merge_head *b, uint64_t from, uint64_t *lcp)
+static int heads_lcp(const rsv__merge_head *a, const rsv__merge_head *b, uint64_t from, uint64_t *lcp)
 {
     uint64_t xa, xb;
     if (head_word(a, from, &xa) && head_word(b, from, &xb)) {
@@ -173,9 +177,9 @@ static int heads_lcp(const rsv_merge_head *a, const rsv_merge_head *b, uint64_t 
 /* Load input i's next record: §3.3 steps 1–5 (frame), 6 (retained prefix),
  * 7 (order against E, which is the input's previous key) and the terminal
  * check after its last record; sets the head's lcp with E. */
-static rsv_status advance(rsv_merge *m, size_t i)
+static rsv_status advance(rsv__merge *m, size_t i)
 {
-    rsv_merge_head *h = &m->heads[i];
+    rsv__merge_head *h = &m->heads[i];
     const rsv_kv03_file *f = h->fw.f;
     if (h->fw.i >= f->N) {
         h->live = 0;
@@ -223,7 +227,7 @@ static rsv_status advance(rsv_merge *m, size_t i)
 /* E's buffer: `need` bytes plus 8 for the 8-byte stores of bits_fast.h.
  * New bytes are zeroed so word loads over the whole buffer read only
  * initialized memory. */
-static rsv_status grow_key(rsv_merge *m, uint64_t need)
+static rsv_status grow_key(rsv__merge *m, uint64_t need)
 {
     if (need > SIZE_MAX / 4) return RSV_ERR_NOMEM;
     need += 8;
@@ -238,8 +242,9 @@ static rsv_status grow_key(rsv_merge *m, uint64_t need)
     return RSV_OK;
 }
 
-rsv_status rsv_merge_step(rsv_merge *m, int *done)
+rsv_status rsv_merge_step(rsv_merge *pub, int *done)
 {
+    rsv__merge *m = rsv__merge_of(pub);
     if (!m || !done) return RSV_ERR_INVALID_ARGUMENT;
     *done = 0;
     if (m->diag.status) return RSV_ERR_POISONED;
@@ -254,7 +259,7 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
      * after it; on equal keys the later (newer) input's binding wins */
     size_t win = m->n;
     for (size_t i = 0; i < m->n; i++) {
-        rsv_merge_head *h = &m->heads[i];
+        rsv__merge_head *h = &m->heads[i];
         h->hit = 0;
         h->tie_with = m->n;
         if (!h->live) continue;
@@ -262,7 +267,7 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
         if (win == m->n) {
             cmp = -1;
         } else {
-            rsv_merge_head *cur = &m->heads[win];
+            rsv__merge_head *cur = &m->heads[win];
             if (h->g != cur->g) {
                 cmp = h->g < cur->g ? -1 : 1; /* different codes: the code decides */
             } else if (h->lcp != cur->lcp) {
@@ -272,7 +277,7 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
                 cmp = heads_lcp(h, cur, h->lcp, &d);
                 /* the loser now knows its lcp with the other head, which is
                  * its lcp with E' if that head ends up the winner */
-                rsv_merge_head *loser = cmp < 0 ? cur : h;
+                rsv__merge_head *loser = cmp < 0 ? cur : h;
                 loser->tie_with = cmp < 0 ? i : win;
                 loser->tie_lcp = h->lcp + d;
             }
@@ -298,12 +303,12 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
         *done = 1;
         return RSV_OK;
     }
-    rsv_merge_head *w = &m->heads[win];
+    rsv__merge_head *w = &m->heads[win];
     uint64_t b = w->lcp, kbits = w->fr.key_bits;
     /* losers of the winner's code tied with its lcp learn their lcp with E'
      * now (heads of other codes keep lcp 0: E' is not of their code) */
     for (size_t i = 0; i < m->n; i++) {
-        rsv_merge_head *h = &m->heads[i];
+        rsv__merge_head *h = &m->heads[i];
         if (h->live && !h->hit && h->g == w->g && h->lcp == b) {
             if (h->tie_with == win) {
                 h->lcp = h->tie_lcp;
@@ -349,16 +354,16 @@ rsv_status rsv_merge_step(rsv_merge *m, int *done)
     return RSV_OK;
 }
 
-rsv_status rsv_merge_run(rsv_merge *m)
+rsv_status rsv_merge_run(rsv_merge *pub)
 {
     int done = 0;
     rsv_status st;
     while (!done)
-        if ((st = rsv_merge_step(m, &done))) return st;
+        if ((st = rsv_merge_step(pub, &done))) return st;
     return RSV_OK;
 }
 
-static rsv_status finish(rsv_merge *m, uint8_t **out, size_t *nbytes, int seal)
+static rsv_status finish(rsv__merge *m, uint8_t **out, size_t *nbytes, int seal)
 {
     if (!m || !out || !nbytes) return RSV_ERR_INVALID_ARGUMENT;
     if (m->diag.status) return RSV_ERR_POISONED;
@@ -370,18 +375,21 @@ static rsv_status finish(rsv_merge *m, uint8_t **out, size_t *nbytes, int seal)
     return RSV_OK;
 }
 
-rsv_status rsv_merge_finish(rsv_merge *m, uint8_t **out, size_t *nbytes)
+rsv_status rsv_merge_finish(rsv_merge *pub, uint8_t **out, size_t *nbytes)
 {
+    rsv__merge *m = rsv__merge_of(pub);
     return finish(m, out, nbytes, 1);
 }
 
-rsv_status rsv_merge_finish_unsealed(rsv_merge *m, uint8_t **out, size_t *nbytes)
+rsv_status rsv_merge_finish_unsealed(rsv_merge *pub, uint8_t **out, size_t *nbytes)
 {
+    rsv__merge *m = rsv__merge_of(pub);
     return finish(m, out, nbytes, 0);
 }
 
-rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path)
+rsv_status rsv_merge_finish_path(rsv_merge *pub, const char *path)
 {
+    rsv__merge *m = rsv__merge_of(pub);
     if (!m || !path) return RSV_ERR_INVALID_ARGUMENT;
     if (m->diag.status) return RSV_ERR_POISONED;
     if (m->finished || !m->done) return RSV_ERR_STATE;
@@ -392,8 +400,9 @@ rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path)
     return RSV_OK;
 }
 
-rsv_status rsv_merge_commit(rsv_merge *m)
+rsv_status rsv_merge_commit(rsv_merge *pub)
 {
+    rsv__merge *m = rsv__merge_of(pub);
     if (!m) return RSV_ERR_INVALID_ARGUMENT;
     if (m->diag.status) return RSV_ERR_POISONED;
     if (m->finished || !m->done || !m->out.sink) return RSV_ERR_STATE;
@@ -424,3 +433,10 @@ rsv_status rsv_merge_files(const rsv_kv03_file *const *inputs, size_t n, unsigne
     rsv_merge_free(&m);
     return st;
 }
+
+/* ---- accessors (the state is private: merge_state.h) ------------------- */
+
+rsv_kv03_diag rsv_merge_diag(const rsv_merge *pub) { return rsv__merge_cof(pub)->diag; }
+size_t rsv_merge_failed_input(const rsv_merge *pub) { return rsv__merge_cof(pub)->failed_input; }
+uint64_t rsv_merge_emitted(const rsv_merge *pub) { return rsv__merge_cof(pub)->emitted; }
+const char *rsv_merge_temp_path(const rsv_merge *pub) { return rsv_kv03_writer_temp_path(&rsv__merge_cof(pub)->out); }

@@ -33,7 +33,7 @@ static void sort_entries(entry *a, entry *tmp, size_t n)
 
 static uint64_t codes_of(const rsv_kv03_file *f) { return f->N == 0 ? 0 : f->m >= 2 ? f->m : 1; }
 
-rsv_status rsv__merge_codes(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n, size_t *bad)
+rsv_status rsv__merge_codes(rsv__merge *m, const rsv_kv03_file *const *inputs, size_t n, size_t *bad)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) total += codes_of(inputs[i]);

@@ -3,7 +3,7 @@
 #ifndef RSV_MERGE_CODES_H
 #define RSV_MERGE_CODES_H
 
-#include "reservoir/merge.h"
+#include "merge_state.h"
 
 /* Build m->codes (sorted, duplicates once), m->ncodes and m->code_map, and
  * set heads[i].map for every input (an input with N = 0 has no codes). Every
@@ -11,6 +11,6 @@
  * RSV_ERR_MERGE_MISMATCH when the union is not prefix-free, with *bad = the
  * first input whose codes conflict with a code of an earlier input;
  * RSV_ERR_NOMEM. */
-rsv_status rsv__merge_codes(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n, size_t *bad);
+rsv_status rsv__merge_codes(rsv__merge *m, const rsv_kv03_file *const *inputs, size_t n, size_t *bad);
 
 #endif

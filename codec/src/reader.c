@@ -187,23 +187,14 @@ rsv__slow_ret rsv__read_slow(rsv_reader r, unsigned w)
     return slow_ret(&r, st, v);
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static rsv__slow_ret read_eg_walk(rsv_reader r, unsigned k)
+/* Both callers (rsv_read_eg, rsv_read_eg0 in reader.h) have already tried
+ * the inline long-code path rsv__eg_long_far on this very state, and it is a
+ * pure function of (state, k): only the bit walk remains. */
+rsv__slow_ret rsv__read_eg_slow(rsv_reader r, unsigned k)
 {
     uint64_t v = 0;
     rsv_status st = read_eg_slow(&r, k, &v);
     return slow_ret(&r, st, v);
-}
-
-/* The direct long-code path first, with a light frame; the bit walk (and
- * its register saves) only when that does not apply. */
-rsv__slow_ret rsv__read_eg_slow(rsv_reader r, unsigned k)
-{
-    uint64_t v;
-    if (rsv__eg_long_far(&r, k, &v)) return slow_ret(&r, RSV_OK, v);
-    return read_eg_walk(r, k);
 }
 
 rsv__slow_ret rsv__read_golomb_slow(rsv_reader r, const rsv_golomb *g)

@@ -3,6 +3,7 @@
  * the tombstone. */
 #include <string.h>
 
+#include "reservoir/expgolomb.h"
 #include "reservoir/record.h"
 
 rsv_status rsv_value_width(rsv_value_kind kind, uint64_t len, uint64_t *width)

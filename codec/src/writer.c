@@ -160,7 +160,7 @@ rsv_status rsv_put_eg(rsv_writer *w, uint64_t v, unsigned k)
     return RSV_OK;
 }
 
-rsv_status rsv_put_golomb(rsv_writer *w, const rsv_golomb *g, uint64_t v)
+rsv_status rsv_put_golomb(rsv_writer *w, uint64_t v, const rsv_golomb *g)
 {
     if (!g || g->m == 0) return RSV_ERR_BAD_MODULUS;
     uint64_t len;
@@ -179,11 +179,11 @@ rsv_status rsv_put_golomb(rsv_writer *w, const rsv_golomb *g, uint64_t v)
     return RSV_OK;
 }
 
-rsv_status rsv_put_golomb_m(rsv_writer *w, uint64_t m, uint64_t v)
+rsv_status rsv_put_golomb_m(rsv_writer *w, uint64_t v, uint64_t m)
 {
     rsv_golomb g;
     if (rsv_golomb_init(&g, m) != RSV_OK) return RSV_ERR_BAD_MODULUS;
-    return rsv_put_golomb(w, &g, v);
+    return rsv_put_golomb(w, v, &g);
 }
 
 rsv_status rsv_put_view(rsv_writer *w, rsv_view v)

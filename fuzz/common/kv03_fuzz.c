@@ -81,8 +81,13 @@ void rsv_kvf_gen_policy(rsv_fuzz_producer *p, rsv_kvf_policy *out)
 
 void rsv_kvf_gen_code(rsv_fuzz_producer *p, rsv_kvf_code *out)
 {
+    rsv_kvf_gen_code_sel(p, rsv_fuzz_u8(p), out);
+}
+
+void rsv_kvf_gen_code_sel(rsv_fuzz_producer *p, uint8_t sel, rsv_kvf_code *out)
+{
     memset(out, 0, sizeof *out);
-    if (rsv_fuzz_u8(p) < 128) {
+    if (sel < 128) {
         out->bits = 1; /* `0` */
         return;
     }
@@ -126,6 +131,7 @@ static void finish_list(gen_rec *g, size_t n, int sorted, uint8_t *keys, uint8_t
         n = m;
     }
     out->n = n;
+    out->code_idx = NULL;
     out->keys = keys;
     out->vals = vals;
     out->codec = xmalloc(n * sizeof *out->codec);
@@ -247,6 +253,7 @@ void rsv_kvf_recs_free(rsv_kvf_recs *r)
     free(r->oracle);
     free(r->keys);
     free(r->vals);
+    free(r->code_idx);
     memset(r, 0, sizeof *r);
 }
 

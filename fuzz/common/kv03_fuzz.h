@@ -54,6 +54,7 @@ typedef struct rsv_kvf_recs {
     rsv_oracle_record *oracle; /* n entries */
     uint8_t *keys;             /* key bytes storage */
     uint8_t *vals;             /* value bytes storage */
+    size_t *code_idx;          /* v2 (kv03_codes.h): each record's code index, else NULL */
 } rsv_kvf_recs;
 
 /* Policies in both shapes (the codec keeps W in u64, too). */
@@ -70,6 +71,8 @@ typedef struct rsv_kvf_code {
 void rsv_kvf_gen_policy(rsv_fuzz_producer *p, rsv_kvf_policy *out);
 void rsv_kvf_policy_from_oracle(const rsv_oracle_kv03_policy *o, rsv_kvf_policy *out);
 void rsv_kvf_gen_code(rsv_fuzz_producer *p, rsv_kvf_code *out);
+/* The same with the selector byte `sel` already read. */
+void rsv_kvf_gen_code_sel(rsv_fuzz_producer *p, uint8_t sel, rsv_kvf_code *out);
 /* sorted != 0: sort by key and drop duplicates (the later one wins). */
 void rsv_kvf_gen_records(rsv_fuzz_producer *p, int sorted, rsv_kvf_recs *out);
 /* Copy an oracle list (e.g. a decoded file) into an owned rsv_kvf_recs. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv03_dict_edit.h"
 #include "kv03_fuzz.h"
 #include "splitmix64.h"
 #include "reservoir/oracle_kv03.h"
@@ -24,14 +25,18 @@ typedef struct mrec {
     int present;
     uint8_t val[MUT_MAX_BYTES];
     size_t vlen;
+    size_t code; /* index into mfile.codes */
 } mrec;
 
+/* Records with their selector codes (format revision v2: codes[0..m) is
+ * the dictionary, or C0 alone for a one-code file; an empty file keeps the
+ * default `0` as its only code). */
 typedef struct mfile {
     mrec *r;
     size_t n;
     rsv_oracle_kv03_policy pol;
-    uint8_t code[RSV_KV03_MAX_CODE_BITS / 8 + 1];
-    uint64_t c;
+    rsv_kvf_code codes[RSV_KVF_DICT_MAX];
+    size_t m;
 } mfile;
 
 static uint64_t next(rsv_rng *s) { return rsv_rng_next(s); }
@@ -46,20 +51,20 @@ static size_t raw_mutate(uint8_t *d, size_t size, size_t max, rsv_rng *s)
     return size;
 }
 
-/* Decode with the oracle (full scan); 1 and *out filled when it parses and
- * fits the editable shape. */
+/* Decode with the oracle's v2 decoder (full scan); 1 and *out filled when it
+ * parses and fits the editable shape. */
 static int load(const uint8_t *d, size_t size, mfile *out)
 {
-    rsv_oracle_kv03_result res;
+    rsv_oracle_kv03_v2_result res;
     int ok = 0;
     memset(out, 0, sizeof *out);
-    if (rsv_oracle_kv03_decode(d, size, NULL, RSV_ORACLE_KV03_SCAN, &res) == RSV_OK &&
-        res.records.count <= MUT_MAX_RECORDS) {
+    if (rsv_oracle_kv03_decode_v2(d, size, NULL, RSV_ORACLE_KV03_SCAN, &res) == RSV_OK &&
+        res.base.records.count <= MUT_MAX_RECORDS && res.dict.m <= RSV_KVF_DICT_MAX) {
         out->r = calloc(MUT_MAX_RECORDS + 1, sizeof *out->r);
         if (!out->r) abort();
         ok = 1;
-        for (size_t i = 0; i < res.records.count && ok; i++) {
-            const rsv_oracle_record *o = &res.records.items[i];
+        for (size_t i = 0; i < res.base.records.count && ok; i++) {
+            const rsv_oracle_record *o = &res.base.records.items[i];
             mrec *m = &out->r[i];
             if (o->key_len > MUT_MAX_BYTES || o->value_len > MUT_MAX_BYTES) ok = 0;
             else {
@@ -68,48 +73,72 @@ static int load(const uint8_t *d, size_t size, mfile *out)
                 m->present = o->state == RSV_ORACLE_PRESENT;
                 if (o->value_len) memcpy(m->val, o->value, o->value_len);
                 m->vlen = o->value_len;
+                m->code = res.code_index ? (size_t)res.code_index[i] : 0;
             }
         }
-        out->n = res.records.count;
-        out->pol = res.policy;
-        out->c = res.n_records ? res.c0_bits : 1; /* an empty file stores no C0 */
-        if (res.c0 && res.c0_bits) memcpy(out->code, res.c0, (res.c0_bits + 7) / 8);
+        out->n = res.base.records.count;
+        out->pol = res.base.policy;
+        out->m = res.dict.m;
+        for (size_t j = 0; j < res.dict.m; j++) {
+            out->codes[j].bits = res.dict.codes[j].nbits;
+            if (res.dict.codes[j].nbits)
+                memcpy(out->codes[j].bytes, res.dict.codes[j].bits, (res.dict.codes[j].nbits + 7) / 8);
+        }
+        if (out->m == 0) { /* an empty file stores no code: start from `0` */
+            out->m = 1;
+            out->codes[0].bits = 1;
+        }
         if (!ok) {
             free(out->r);
             out->r = NULL;
         }
     }
-    rsv_oracle_kv03_result_free(&res);
+    rsv_oracle_kv03_v2_result_free(&res);
     return ok;
 }
 
+static const mfile *g_file; /* qsort context: the codes */
+
+/* Logical-key order (code, then key; KV03.md §1.2 for a prefix-free set;
+ * otherwise some total order: the encoder then rejects the set). */
 static int mrec_cmp(const void *a, const void *b)
 {
     const mrec *x = a, *y = b;
+    if (x->code != y->code) {
+        const rsv_kvf_code *cx = &g_file->codes[x->code], *cy = &g_file->codes[y->code];
+        rsv_oracle_code ox = {cx->bytes, cx->bits}, oy = {cy->bytes, cy->bits};
+        int c = rsv_oracle_code_compare(ox, oy);
+        if (c) return c;
+        return x->code < y->code ? -1 : 1;
+    }
     return rsv_oracle_key_compare(x->key, x->klen, y->key, y->klen);
 }
 
-/* Sort, drop duplicate keys, encode with the oracle into out. 0 if it does
- * not fit or the policy is rejected. */
+/* Sort, drop duplicate logical keys, encode with the oracle's v2 writer
+ * (each record with its code; one code gives the v1 file) into out. 0 if it
+ * does not fit or the policy / code set is rejected. */
 static size_t store(mfile *m, uint8_t *out, size_t max)
 {
+    g_file = m;
     qsort(m->r, m->n, sizeof *m->r, mrec_cmp); /* equal keys: one survives */
     size_t k = 0;
     for (size_t i = 0; i < m->n; i++)
         if (k == 0 || mrec_cmp(&m->r[k - 1], &m->r[i]) != 0) m->r[k++] = m->r[i];
     m->n = k;
-    rsv_oracle_record *o = calloc(k + 1, sizeof *o);
+    rsv_oracle_crecord *o = calloc(k + 1, sizeof *o);
     if (!o) abort();
     for (size_t i = 0; i < k; i++) {
-        o[i].key = m->r[i].key;
-        o[i].key_len = m->r[i].klen;
-        o[i].state = m->r[i].present ? RSV_ORACLE_PRESENT : RSV_ORACLE_TOMBSTONE;
-        o[i].value = m->r[i].val;
-        o[i].value_len = m->r[i].present ? m->r[i].vlen : 0;
+        o[i].rec.key = m->r[i].key;
+        o[i].rec.key_len = m->r[i].klen;
+        o[i].rec.state = m->r[i].present ? RSV_ORACLE_PRESENT : RSV_ORACLE_TOMBSTONE;
+        o[i].rec.value = m->r[i].val;
+        o[i].rec.value_len = m->r[i].present ? m->r[i].vlen : 0;
+        o[i].code.bits = m->codes[m->r[i].code].bytes;
+        o[i].code.nbits = m->codes[m->r[i].code].bits;
     }
     uint8_t *bytes = NULL;
     size_t n = 0;
-    rsv_status st = rsv_oracle_kv03_encode(o, k, &m->pol, m->code, m->c, &bytes, &n, NULL);
+    rsv_status st = rsv_oracle_kv03_encode_v2(o, k, &m->pol, &bytes, &n, NULL);
     free(o);
     if (st != RSV_OK || n > max) n = 0;
     else memcpy(out, bytes, n);
@@ -169,12 +198,56 @@ static void mutate_policy(mfile *m, rsv_rng *s)
     }
 }
 
+static void set_bit(uint8_t *b, uint64_t i, unsigned v)
+{
+    if (v) b[i / 8] |= (uint8_t)(0x80u >> (i % 8));
+    else b[i / 8] &= (uint8_t)~(0x80u >> (i % 8));
+}
+
+/* Selector codes (format revision v2): new bits for one code; a record
+ * moved to another code; a code split into code||0 and code||1 (its records
+ * shared between them: more codes, still prefix-free); a code grown to
+ * 65..144 bits; a new code for one record. The oracle's writer rejects sets
+ * that are no longer prefix-free (the mutation then falls back to bytes). */
 static void mutate_code(mfile *m, rsv_rng *s)
 {
     static const uint64_t lens[] = {0, 1, 2, 7, 8, 9, 63, 64, 65, 511, 512};
-    m->c = below(s, 2) ? lens[below(s, sizeof lens / sizeof lens[0])] : below(s, 20);
-    memset(m->code, 0, sizeof m->code);
-    for (uint64_t i = 0; i < (m->c + 7) / 8; i++) m->code[i] = (uint8_t)next(s);
+    size_t j = below(s, m->m);
+    rsv_kvf_code *c = &m->codes[j];
+    switch (below(s, 5)) {
+    case 0:
+        c->bits = below(s, 2) ? lens[below(s, sizeof lens / sizeof lens[0])] : below(s, 20);
+        memset(c->bytes, 0, sizeof c->bytes);
+        for (uint64_t i = 0; i < (c->bits + 7) / 8; i++) c->bytes[i] = (uint8_t)next(s);
+        if (c->bits % 8) c->bytes[c->bits / 8] &= (uint8_t)(0xFFu << (8 - c->bits % 8));
+        break;
+    case 1:
+        if (m->n) m->r[below(s, m->n)].code = below(s, m->m);
+        break;
+    case 2:
+        if (m->m < RSV_KVF_DICT_MAX && c->bits < RSV_KV03_MAX_CODE_BITS) {
+            rsv_kvf_code one = *c;
+            set_bit(c->bytes, c->bits++, 0);
+            set_bit(one.bytes, one.bits++, 1);
+            m->codes[m->m] = one;
+            for (size_t i = 0; i < m->n; i++)
+                if (m->r[i].code == j && below(s, 2)) m->r[i].code = m->m;
+            m->m++;
+        }
+        break;
+    case 3:
+        for (uint64_t want = 65 + below(s, 80); c->bits < want;) set_bit(c->bytes, c->bits++, (unsigned)(next(s) & 1u));
+        break;
+    default:
+        if (m->m < RSV_KVF_DICT_MAX && m->n) {
+            rsv_kvf_code *n = &m->codes[m->m];
+            memset(n, 0, sizeof *n);
+            n->bits = 1 + below(s, 12);
+            for (uint64_t i = 0; i < n->bits; i++) set_bit(n->bytes, i, (unsigned)(next(s) & 1u));
+            m->r[below(s, m->n)].code = m->m++;
+        }
+        break;
+    }
 }
 
 /* 1..4 record/policy/code edits, then re-encode. */
@@ -263,22 +336,36 @@ static void mutate_region(uint8_t *d, size_t size, rsv_rng *s)
     free(tmp);
 }
 
+/* Sections 5-7 rewritten from edited dictionary and seed lists
+ * (kv03_dict_edit.h); 0 when the file has no usable shape. */
+static size_t mutate_dictionary(uint8_t *data, size_t size, size_t max, rsv_rng *s)
+{
+    static rsv_kvf_dict d; /* large (seeds); the mutator runs on one thread */
+    if (!rsv_kvf_dict_read(data, size, &d)) return 0;
+    for (size_t e = 1 + below(s, 2); e > 0; e--) rsv_kvf_dict_mutate(&d, s);
+    return rsv_kvf_dict_write(data, size, max, &d);
+}
+
 size_t rsv_kvf_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
     rsv_rng s = {seed};
     mfile m;
     size_t out = 0;
     if (load(data, size, &m)) {
-        size_t op = below(&s, 10);
+        size_t op = below(&s, 12);
         if (op < 6) out = mutate_records(&m, data, max_size, &s);
-        else if (op < 9) {
+        else if (op < 8) {
             mutate_region(data, size, &s);
             out = size;
+        } else if (op < 11) {
+            out = mutate_dictionary(data, size, max_size, &s);
         } else {
             mutate_field(data, size, &s);
             out = size;
         }
         free(m.r);
+    } else if (below(&s, 3) == 0) {
+        out = mutate_dictionary(data, size, max_size, &s); /* a file the scan rejects: its dictionary again */
     }
     if (out == 0) out = raw_mutate(data, size, max_size, &s);
     rsv_kvf_reseal(data, out);
@@ -292,11 +379,22 @@ size_t rsv_kvf_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t
     mfile a, b;
     size_t n = 0;
     int la = load(d1, s1, &a), lb = la && load(d2, s2, &b);
-    if (la && lb) { /* A's first records, B's last ones, A's policy and C0 */
+    if (la && lb) { /* A's first records, B's last ones (with B's codes added), A's policy */
         size_t ka = below(&s, a.n + 1), kb = below(&s, b.n + 1);
         size_t take = b.n - kb;
         if (ka + take > MUT_MAX_RECORDS) take = MUT_MAX_RECORDS - ka;
         memcpy(&a.r[ka], &b.r[kb], take * sizeof *a.r);
+        size_t map[RSV_KVF_DICT_MAX];
+        for (size_t j = 0; j < b.m; j++) { /* B's codes: A's equal one, else appended (if room) */
+            map[j] = 0;
+            size_t k = 0;
+            while (k < a.m && !(a.codes[k].bits == b.codes[j].bits &&
+                                memcmp(a.codes[k].bytes, b.codes[j].bytes, sizeof a.codes[k].bytes) == 0))
+                k++;
+            if (k == a.m && a.m < RSV_KVF_DICT_MAX) a.codes[a.m++] = b.codes[j];
+            map[j] = k < a.m ? k : 0;
+        }
+        for (size_t i = ka; i < ka + take; i++) a.r[i].code = map[a.r[i].code];
         a.n = ka + take;
         n = store(&a, out, max_out);
     }

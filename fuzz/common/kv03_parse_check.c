@@ -24,9 +24,13 @@
  *    each frame's key bits, literal (= key bits [local, 8|K|)) and value bytes
  *    must match the oracle's record;
  *  - scan (§9.2; oracle SCAN mode): status, and record/bit for step-3 errors;
- *  - after a clean scan: the codec and oracle batch encoders give identical
- *    bytes for the decoded records, policy and C0 (not necessarily the input:
- *    readers accept retained lengths shorter than the exact lcp, §2.2). */
+ *  - after a clean scan: rsv_kv03_cursor_seek_code(j), j < max(m, 1),
+ *    lands on the first record whose code index is >= j (oracle WALK
+ *    indices) or on the end; the codec and oracle batch encoders give identical
+ *    bytes for the decoded records, policy and C0 (m >= 2: each record with
+ *    its code, oracle encode_v2 vs the codec's rsv_record.code) (not
+ *    necessarily the input: readers accept retained lengths shorter than the
+ *    exact lcp, §2.2). */
 #include "kv03_parse_check.h"
 
 #include <inttypes.h>
@@ -319,6 +323,78 @@ static void reencode(pctx *c, const rsv_oracle_kv03_result *s)
     rsv_kvf_recs_free(&r);
 }
 
+/* A file that scans clean: rsv_kv03_cursor_seek_code(j) for every code
+ * index j < max(m, 1) lands on the first record whose code index is >= j
+ * (the oracle's code indices), with that record's key and value, or on the
+ * end (N = 0). */
+static void seek_codes(pctx *c)
+{
+    const rsv_kv03_file *f = &c->f;
+    const rsv_oracle_kv03_result *o = &c->walk;
+    uint64_t m = rsv_kv03_code_count(f);
+    if (m == 0) m = 1; /* the empty file: seek_code(0) reaches the end */
+    rsv_kv03_cursor cur;
+    rsv_kv03_entry e;
+    int more = 1;
+    if (o->status != RSV_OK) fail(c, "seek: oracle WALK after a clean scan", RSV_OK, o->status);
+    rsv_fuzz_arena_poison_outside(f->body + f->sec_off[0], f->body + f->sec_off[7] + f->sec_len[7]);
+    if (rsv_kv03_cursor_init(&cur, f) != RSV_OK) fail(c, "seek: cursor_init", RSV_OK, o->status);
+    for (uint64_t j = 0; j < m; j++) {
+        size_t i0 = 0;
+        while (i0 < o->records.count && (c->codes ? c->codes[i0] : 0) < j) i0++;
+        rsv_status st = rsv_kv03_cursor_seek_code(&cur, j);
+        if (st == RSV_OK) st = rsv_kv03_cursor_record(&cur, &e, &more);
+        const char *d = NULL;
+        if (st != RSV_OK) d = "status";
+        else if (i0 == o->records.count) d = more ? "a record past the last code" : NULL;
+        else if (!more || e.index != i0) d = "landed on another record";
+        else d = rsv_kvf_record_diff(e.key, e.key_len, e.value.kind, e.value.data, e.value.len, &o->records.items[i0]);
+        if (d) {
+            fprintf(stderr, "  seek_code(%" PRIu64 "): want record %zu, got %" PRIu64 " (more %d)\n", j, i0,
+                    st == RSV_OK && more ? e.index : UINT64_MAX, more);
+            fail(c, d, st, RSV_OK);
+        }
+    }
+    rsv_kv03_cursor_free(&cur);
+    rsv_fuzz_arena_unpoison();
+}
+
+/* A multi-code file that scans clean: its records with their codes
+ * re-encoded by the oracle's v2 writer and the codec's batch encoder
+ * (rsv_record.code): identical bytes. */
+static void reencode_v2(pctx *c, const rsv_oracle_kv03_policy *pol)
+{
+    rsv_oracle_kv03_v2_result v;
+    rsv_oracle_crecord *cr = NULL;
+    rsv_oracle_kv03_decode_v2(c->file, c->size, NULL, RSV_ORACLE_KV03_SCAN, &v);
+    if (v.base.status != RSV_OK) fail(c, "v2 re-decode", RSV_OK, v.base.status);
+    if (rsv_oracle_kv03_v2_coded(&v, &cr) != RSV_OK) abort();
+    size_t n = v.base.records.count;
+    rsv_kvf_recs r;
+    rsv_kvf_policy kp;
+    rsv_kvf_recs_from_oracle(&v.base.records, &r);
+    rsv_kvf_policy_from_oracle(pol, &kp);
+    for (size_t i = 0; i < n; i++) {
+        r.codec[i].code = cr[i].code.bits;
+        r.codec[i].code_bits = cr[i].code.nbits;
+    }
+    uint8_t *ob = NULL, *cb = NULL;
+    size_t on = 0, cn = 0;
+    rsv_status ost = rsv_oracle_kv03_encode_v2(cr, n, pol, &ob, &on, NULL);
+    rsv_status cst = rsv_kv03_encode(&kp.codec, NULL, 0, r.codec, n, &cb, &cn);
+    if (ost != cst) fail(c, "v2 re-encode status", cst, ost);
+    if (cst == RSV_OK && (on != cn || memcmp(ob, cb, cn) != 0)) {
+        rsv_kvf_dump("codec re-encode", cb, cn);
+        rsv_kvf_dump("oracle re-encode", ob, on);
+        fail(c, "v2 re-encode bytes differ", cst, ost);
+    }
+    free(ob);
+    free(cb);
+    free(cr);
+    rsv_kvf_recs_free(&r);
+    rsv_oracle_kv03_v2_result_free(&v);
+}
+
 void rsv_kvf_parse_check(const char *target, const uint8_t *data, size_t size)
 {
     pctx c;
@@ -353,9 +429,9 @@ void rsv_kvf_parse_check(const char *target, const uint8_t *data, size_t size)
             d.status = st;
             check_pos(&c, "scan", d, s.record, s.bitpos);
         }
-        /* one-code files only: a multi-code re-encode needs the per-record
-         * codes the v2 writers take */
+        if (st == RSV_OK) seek_codes(&c);
         if (st == RSV_OK && c.f.m <= 1) reencode(&c, &s);
+        else if (st == RSV_OK) reencode_v2(&c, &s.policy);
         rsv_kv03_close(&c.f);
     }
     rsv_oracle_kv03_result_free(&s);

@@ -58,7 +58,7 @@ static uint64_t encode(rsv_writer *w, rsv_rng *g, const batch_param *bp, unsigne
             st = rsv_put_eg(w, v, (unsigned)bp->p);
         } else if (bp->fam == FAM_GOLOMB) {
             if (v / bp->p > 300) v = v % (bp->p * 4 > bp->p ? bp->p * 4 : bp->p);
-            st = rsv_put_golomb(w, &gm, v);
+            st = rsv_put_golomb(w, v, &gm);
         } else {
             st = rsv_put(w, bp->p == 64 ? v : v & ((UINT64_C(1) << bp->p) - 1), (unsigned)bp->p);
         }

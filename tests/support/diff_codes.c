@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "reservoir/expgolomb.h"
 #include "reservoir/writer.h"
 
 #define MAX_CODE 256 /* longest code this suite builds (bits) */
@@ -74,7 +75,7 @@ static void place(rsv_diff *d, rsv_rng *g, const code *c, uint64_t off, uint64_t
         st = rsv_put_eg(&w, c->v, (unsigned)c->param);
     } else {
         (void)rsv_golomb_init(&gm, c->param);
-        st = rsv_put_golomb(&w, &gm, c->v);
+        st = rsv_put_golomb(&w, c->v, &gm);
     }
     uint64_t wlen = rsv_writer_bits(&w) - (off + pre);
     put_noise(&w, g, post);

@@ -41,7 +41,7 @@ static void check_encoders(rsv_diff *d, size_t idx)
     (void)rsv_put(&w, 5, 3); /* start unaligned */
     st = e->code == RSV_SV_FIXED ? rsv_put(&w, e->value, (unsigned)e->param)
          : e->code == RSV_SV_EG  ? rsv_put_eg(&w, e->value, (unsigned)e->param)
-                            : rsv_put_golomb_m(&w, e->param, e->value);
+                            : rsv_put_golomb_m(&w, e->value, e->param);
     uint64_t wn = rsv_writer_bits(&w) - 3;
     if (st == RSV_OK && wn == e->len && wn < sizeof got)
         rsv_bits_to_string(rsv_writer_data(&w), 3, wn, got);

@@ -497,7 +497,7 @@ int rsv_kv03d_merge(const uint8_t *const *files, const size_t *sizes, size_t n, 
         if (!cst) cst = rsv_merge_finish(&m, &out, &out_len);
         if (cst) {
             dg = rsv_merge_diag(&m);
-            cin = m.failed_input;
+            cin = rsv_merge_failed_input(&m);
         }
         rsv_merge_free(&m);
     }

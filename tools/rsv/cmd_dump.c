@@ -3,11 +3,13 @@
  * codec's cursor with values materialized (rsv_kv03_cursor_record); it checks
  * the framing and key order of the data stream but not the CRCs or the index
  * sections (that is `rsv verify`). */
+#include <stdint.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "kvfile.h"
+#include "selector.h"
 #include "signals.h"
 #include "textenc.h"
 
@@ -17,7 +19,12 @@ static void dump_help(FILE *out)
 {
     fputs("Usage: rsv dump [--hex | --json | --tsv] FILE\n"
           "\n"
-          "Print every record of the KV03 file FILE, one line per record, in key order.\n"
+          "Print every record of the KV03 file FILE, one line per record, in order of\n"
+          "(selector, key). In a file with two or more selector codes every line\n"
+          "starts with the record's code as 0/1 characters: SELECTOR<TAB> before\n"
+          "the forms below, or {\"selector\": \"0110\", \"key\": ...} with --json\n"
+          "(the input forms of 'rsv write --from tsv --selector-column' and\n"
+          "'--from jsonl'); one-code files print no selector.\n"
           "\n"
           "Forms:\n"
           "  (default)  \"KEY\"<TAB>\"VALUE\": bytes 0x20-0x7e as themselves (\\\" and \\\\\n"
@@ -53,10 +60,14 @@ static void put_bytes(form fm, const uint8_t *p, size_t n)
     }
 }
 
-static void put_record(form fm, const rsv_kv03_entry *e)
+/* sel: the record's selector code as 0/1 characters in a file with two or
+ * more codes, else NULL (one-code files print as they always did). */
+static void put_record(form fm, const rsv_kv03_entry *e, const char *sel)
 {
     int tomb = e->value.kind == RSV_VALUE_TOMBSTONE;
-    if (fm == FORM_JSON) fputs("{\"key\": ", stdout);
+    if (sel && fm == FORM_JSON) printf("{\"selector\": \"%s\", ", sel);
+    else if (sel) printf("%s\t", sel);
+    if (fm == FORM_JSON) fputs(sel ? "\"key\": " : "{\"key\": ", stdout);
     put_bytes(fm, e->key, e->key_len);
     fputs(fm == FORM_JSON ? ", \"value\": " : "\t", stdout);
     if (!tomb) put_bytes(fm, e->value.data, e->value.len);
@@ -101,11 +112,23 @@ int cmd_dump(int argc, char **argv, const char *prog)
     rsv_kv03_cursor cur;
     rsv_kv03_entry e;
     int more = 1;
-    rsv_status st = rsv_kv03_cursor_init(&cur, &f);
+    rsv_status st = rsv_kv03_cursor_init(&cur, &f); /* reads the dictionary (§6.3) */
+    /* Two or more codes: every line carries its code, cached per index. */
+    int multi = rsv_kv03_code_count(&f) >= 2;
+    char sel[RSV_KV03_MAX_CODE_BITS + 1];
+    uint64_t sel_index = UINT64_MAX;
     unsigned long long done = 0;
     cli_test_pause(done);
     while (!st && (st = rsv_kv03_cursor_record(&cur, &e, &more)) == RSV_OK && more) {
-        put_record(fm, &e);
+        if (multi && e.code != sel_index) {
+            rsv_view v;
+            st = rsv_kv03_code(&f, e.code, &v);
+            if (!st && v.len > RSV_KV03_MAX_CODE_BITS) st = RSV_ERR_TOO_LARGE;
+            if (st) break; /* neither happens after the dictionary check passed */
+            cli_selector_view_text(sel, v);
+            sel_index = e.code;
+        }
+        put_record(fm, &e, multi ? sel : NULL);
         cli_test_pause(++done);
     }
     rc = CLI_EXIT_OK;

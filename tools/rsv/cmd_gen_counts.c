@@ -102,7 +102,7 @@ int cmd_gen_counts(int argc, char **argv, const char *prog)
         case EG0_SMALL:
         case EG0_WIDE: st = rsv_put_eg(&w, v, 0); break;
         case EG3: st = rsv_put_eg(&w, v, 3); break;
-        case G7: st = rsv_put_golomb(&w, &g7, v); break;
+        case G7: st = rsv_put_golomb(&w, v, &g7); break;
         }
     }
     uint64_t total = rsv_writer_bits(&w);

@@ -81,7 +81,7 @@ static rsv_status generate(cli_records *rs, int hash, uint64_t max, uint64_t n)
         }
         if ((st = cli_records_push(rs, &r))) return st;
     }
-    cli_records_resolve(rs);
+    cli_records_resolve(rs, NULL, 0);
     cli_records_sort(rs);
     return RSV_OK;
 }

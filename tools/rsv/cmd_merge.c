@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "kvfile.h"
 #include "outfile.h"
+#include "selector.h"
 #include "signals.h"
 #include "reservoir/merge.h"
 
@@ -20,8 +21,10 @@ static void merge_help(FILE *out)
     fputs("Usage: rsv merge [--drop-tombstones] [--no-verify] OUT IN...\n"
           "\n"
           "Merge the KV03 files IN... (at least two, oldest first, newest last) into\n"
-          "OUT: the sorted union of their keys, each key with the binding of the\n"
-          "newest input holding it (a newer tombstone hides an older value).\n"
+          "OUT: the sorted union of their (selector, key) pairs, each with the\n"
+          "binding of the newest input holding it (a newer tombstone hides an older\n"
+          "value). Inputs may have different selector codes as long as all their\n"
+          "codes together are prefix-free (inputs coded 0 and 1 give a two-code file).\n"
           "OUT is written to a temporary file, fsync'd and renamed: on any failure\n"
           "no new file is left and an existing OUT is kept. Inputs are only read.\n"
           "\n"
@@ -35,10 +38,43 @@ static void merge_help(FILE *out)
           "\n"
           "Errors name the input: rsv: merge: input #K 'PATH': ...: NAME: MESSAGE\n"
           "(K counts from 1 = oldest). Exit status: 0 merged, 1 an input is invalid,\n"
-          "the inputs disagree on policy or selector (RSV_ERR_MERGE_MISMATCH) or an\n"
-          "I/O error, 2 usage error (fewer than two inputs, OUT is an input or an\n"
-          "existing non-regular file such as a directory, device or symbolic link).\n",
+          "the inputs disagree on policy or their selector codes are not prefix-free\n"
+          "(RSV_ERR_MERGE_MISMATCH) or an I/O error, 2 usage error (fewer than two\n"
+          "inputs, OUT is an input or an existing non-regular file such as a\n"
+          "directory, device or symbolic link).\n",
           out);
+}
+
+/* The codes of an opened file (none for the empty file; C0 for m = 1). */
+static uint64_t codes_of(const rsv_kv03_file *f)
+{
+    return f->N ? (rsv_kv03_code_count(f) ? rsv_kv03_code_count(f) : 1) : 0;
+}
+
+/* MERGE_MISMATCH at input k whose policy equals the first input's: its
+ * codes and an earlier input's are not prefix-free (KV03.md §11.2). Names a
+ * conflicting pair (a search over the dictionaries, on this failure only). */
+static int code_conflict(const char *prog, rsv_kv03_file *files, char (*labels)[1100], size_t k)
+{
+    for (uint64_t a = 0; a < codes_of(&files[k]); a++) {
+        rsv_view x, y;
+        if (rsv_kv03_code(&files[k], a, &x) || x.len > RSV_KV03_MAX_CODE_BITS) continue;
+        for (size_t i = 0; i < k; i++)
+            for (uint64_t b = 0; b < codes_of(&files[i]); b++) {
+                if (rsv_kv03_code(&files[i], b, &y) || y.len > RSV_KV03_MAX_CODE_BITS) continue;
+                uint8_t xb[CLI_SELECTOR_BYTES], yb[CLI_SELECTOR_BYTES];
+                cli_selector_from_view(xb, x);
+                cli_selector_from_view(yb, y);
+                if (!cli_selector_conflict(xb, x.len, yb, y.len)) continue;
+                char xt[RSV_KV03_MAX_CODE_BITS + 1], yt[RSV_KV03_MAX_CODE_BITS + 1];
+                cli_selector_view_text(xt, x);
+                cli_selector_view_text(yt, y);
+                cli_error(RSV_ERR_MERGE_MISMATCH, "%s: %s: selector '%s' and selector '%s' of %s are not "
+                          "prefix-free (one is a prefix of the other)", prog, labels[k], xt, yt, labels[i]);
+                return 1;
+            }
+    }
+    return 0;
 }
 
 int cmd_merge(int argc, char **argv, const char *prog)
@@ -116,7 +152,7 @@ int cmd_merge(int argc, char **argv, const char *prog)
         while (!st && !done) {
             st = rsv_merge_step(&m, &done);
             err = errno;
-            if (!st && !done) cli_test_pause(m.emitted);
+            if (!st && !done) cli_test_pause(rsv_merge_emitted(&m));
         }
     }
     if (!st) {
@@ -127,9 +163,12 @@ int cmd_merge(int argc, char **argv, const char *prog)
     }
     if (st) {
         rsv_kv03_diag d = rsv_merge_diag(&m);
-        size_t k = m.failed_input;
-        if (st == RSV_ERR_MERGE_MISMATCH && k < n)
-            cli_error(st, "%s: %s differs from the earlier inputs", prog, labels[k]);
+        size_t k = rsv_merge_failed_input(&m);
+        if (st == RSV_ERR_MERGE_MISMATCH && k < n) {
+            if (!rsv_kv03_policy_equal(&files[k].policy, &files[0].policy) ||
+                !code_conflict(prog, files, labels, k))
+                cli_error(st, "%s: %s differs from the earlier inputs", prog, labels[k]);
+        }
         else if (k < n && d.status != RSV_OK)
             cli_kv_walk_error(prog, labels[k], &files[k], d);
         else

@@ -2,10 +2,12 @@
  * opened (§9.1) plus value-state counts from one cursor walk (keys rebuilt,
  * values skipped). Like dump it checks framing and order, not CRCs. */
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "kvfile.h"
+#include "selector.h"
 #include "signals.h"
 
 static void stat_help(FILE *out)
@@ -16,7 +18,9 @@ static void stat_help(FILE *out)
           "JSON object with --json): records, blocks, tombstones, present-empty and\n"
           "present values, data extent (bits), bits per record (data extent / records),\n"
           "policy (backspace code B, block W, group K), selector code (bits and the\n"
-          "code itself), common value width cw, terminal key length, EF universe and\n"
+          "code itself; with two or more codes instead their number, dictionary and\n"
+          "seed bits and one 'selector J: CODE records N' line per dictionary code),\n"
+          "common value width cw, terminal key length, EF universe and\n"
           "low width, and the 8 sections with their body-relative offset and length\n"
           "in bytes (file offset = body offset + 96), as in KV03.md 5.\n"
           "\n"
@@ -32,11 +36,20 @@ static void stat_help(FILE *out)
 
 typedef struct counts {
     uint64_t tombstones, empty, present;
+    uint64_t m;          /* dictionary codes (0 for the empty file) */
+    uint64_t *per_code;  /* records of dictionary code j, j < m */
 } counts;
 
 static void put_code(const rsv_kv03_file *f)
 {
-    for (uint64_t i = 0; i < f->dict_bits; i++) putchar('0' + ((f->code[i / 8] >> (7 - i % 8)) & 1));
+    cli_put_selector(stdout, f->code, f->dict_bits);
+}
+
+/* Dictionary code j (valid: the walk's dictionary check passed). */
+static void put_dict_code(const rsv_kv03_file *f, uint64_t j)
+{
+    rsv_view v;
+    if (rsv_kv03_code(f, j, &v) == RSV_OK) cli_put_selector_view(stdout, v);
 }
 
 static void put_policy(const rsv_kv03_file *f)
@@ -59,10 +72,22 @@ static void print_text(const char *path, const rsv_kv03_file *f, const counts *c
     fputs("policy: B=", stdout);
     put_policy(f);
     printf(" W=%" PRIu64 " K=%" PRIu64 "\n", f->policy.W, f->policy.K);
-    printf("selector-bits: %" PRIu64 "\n", f->dict_bits);
-    fputs("selector: ", stdout);
-    put_code(f);
-    putchar('\n');
+    if (c->m >= 2) {
+        /* no single C0: the dictionary (§6.1), one line per code */
+        printf("selectors: %" PRIu64 "\n", c->m);
+        printf("dictionary-bits: %" PRIu64 "\n", f->dict_bits);
+        printf("seed-bits: %" PRIu64 "\n", f->seed_bits);
+        for (uint64_t j = 0; j < c->m; j++) {
+            printf("selector %" PRIu64 ": ", j);
+            put_dict_code(f, j);
+            printf(" records %" PRIu64 "\n", c->per_code[j]);
+        }
+    } else {
+        printf("selector-bits: %" PRIu64 "\n", f->dict_bits);
+        fputs("selector: ", stdout);
+        put_code(f);
+        putchar('\n');
+    }
     if (f->cw_present) printf("common-width: %" PRIu64 "\n", f->cw);
     else printf("common-width: absent\n");
     printf("terminal-key-bits: %" PRIu64 "\n", f->terminal);
@@ -84,9 +109,23 @@ static void print_json(const rsv_kv03_file *f, const counts *c)
     fputs(", \"policy\": {\"B\": \"", stdout);
     put_policy(f);
     printf("\", \"W\": %" PRIu64 ", \"K\": %" PRIu64 "}", f->policy.W, f->policy.K);
-    printf(", \"selector_bits\": %" PRIu64 ", \"selector\": \"", f->dict_bits);
-    put_code(f);
-    putchar('"');
+    if (c->m >= 2) {
+        fputs(", \"selector_bits\": null, \"selector\": null", stdout);
+    } else {
+        printf(", \"selector_bits\": %" PRIu64 ", \"selector\": \"", f->dict_bits);
+        put_code(f);
+        putchar('"');
+    }
+    printf(", \"dictionary_bits\": %" PRIu64 ", \"seed_bits\": %" PRIu64 ", \"selectors\": [", f->dict_bits,
+           f->seed_bits);
+    for (uint64_t j = 0; j < c->m; j++) {
+        rsv_view v = {NULL, 0, 0};
+        (void)rsv_kv03_code(f, j, &v);
+        printf("%s{\"index\": %" PRIu64 ", \"code\": \"", j ? ", " : "", j);
+        cli_put_selector_view(stdout, v);
+        printf("\", \"bits\": %" PRIu64 ", \"records\": %" PRIu64 "}", v.len, c->per_code[j]);
+    }
+    putchar(']');
     if (f->cw_present) printf(", \"common_width\": %" PRIu64, f->cw);
     else printf(", \"common_width\": null");
     printf(", \"terminal_key_bits\": %" PRIu64 ", \"ef_universe\": %" PRIu64 ", \"ef_low_width\": %u",
@@ -124,11 +163,19 @@ int cmd_stat(int argc, char **argv, const char *prog)
     rsv_kv03_file f;
     int rc = cli_kv_open(prog, label, path, &f);
     if (rc >= 0) return rc;
-    counts c = {0, 0, 0};
+    counts c = {0, 0, 0, rsv_kv03_code_count(&f), NULL};
     rsv_kv03_cursor cur;
     rsv_kv03_entry e;
     int more = 1;
-    rsv_status st = rsv_kv03_cursor_init(&cur, &f);
+    rsv_status st = rsv_kv03_cursor_init(&cur, &f); /* reads the dictionary (§6.3) */
+    /* m <= section 6 length / 8: the counts take no more memory than it */
+    c.per_code = calloc(c.m ? c.m : 1, sizeof *c.per_code);
+    if (!c.per_code) {
+        cli_error(RSV_ERR_NOMEM, "%s: %s: %" PRIu64 " selector codes", prog, label, c.m);
+        rsv_kv03_cursor_free(&cur);
+        cli_kv_close(&f);
+        return CLI_EXIT_FAIL;
+    }
     unsigned long long done = 0;
     cli_test_pause(done);
     while (!st && (st = rsv_kv03_cursor_next(&cur, &e, &more)) == RSV_OK && more) {
@@ -136,6 +183,7 @@ int cmd_stat(int argc, char **argv, const char *prog)
         if (e.value_span.kind == RSV_VALUE_TOMBSTONE) c.tombstones++;
         else if (e.value_span.len == 0) c.empty++;
         else c.present++;
+        if (e.code < c.m) c.per_code[e.code]++; /* always (seeds and transitions are checked) */
     }
     if (st) {
         cli_kv_cursor_error(prog, label, &f, st, rsv_kv03_cursor_diag(&cur));
@@ -145,6 +193,7 @@ int cmd_stat(int argc, char **argv, const char *prog)
         else print_text(path, &f, &c);
         rc = CLI_EXIT_OK;
     }
+    free(c.per_code);
     rsv_kv03_cursor_free(&cur);
     cli_kv_close(&f);
     return cli_finish_stdout(prog, rc);

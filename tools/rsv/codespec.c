@@ -38,7 +38,7 @@ rsv_status cli_code_put(const cli_code *c, rsv_writer *w, uint64_t v)
     switch (c->kind) {
     case CLI_CODE_EG: return rsv_put_eg(w, v, (unsigned)c->param);
     case CLI_CODE_FIXED: return rsv_put(w, v, (unsigned)c->param);
-    case CLI_CODE_GOLOMB: return rsv_put_golomb(w, &c->g, v);
+    case CLI_CODE_GOLOMB: return rsv_put_golomb(w, v, &c->g);
     }
     return RSV_ERR_INVALID_ARGUMENT;
 }

@@ -180,12 +180,13 @@ rsv_status cli_jsonl_parse(const uint8_t *s, size_t n, cli_buf *arena, cli_json_
         size_t nlen = arena->len - name;
         int is_key = nlen == 3 && memcmp(arena->p + name, "key", 3) == 0;
         int is_value = nlen == 5 && memcmp(arena->p + name, "value", 5) == 0;
+        int is_sel = nlen == 8 && memcmp(arena->p + name, "selector", 8) == 0;
         arena->len = name;
-        if (!is_key && !is_value) {
-            st = fail(&p, "unknown member (expected \"key\" and \"value\")");
+        if (!is_key && !is_value && !is_sel) {
+            st = fail(&p, "unknown member (expected \"key\", \"value\" and optionally \"selector\")");
             goto out;
         }
-        if ((is_key && have_key) || (is_value && have_value)) {
+        if ((is_key && have_key) || (is_value && have_value) || (is_sel && out->has_selector)) {
             st = fail(&p, "duplicate member");
             goto out;
         }
@@ -193,7 +194,15 @@ rsv_status cli_jsonl_parse(const uint8_t *s, size_t n, cli_buf *arena, cli_json_
             st = fail(&p, "expected ':'");
             goto out;
         }
-        if (is_key) {
+        if (is_sel) {
+            out->has_selector = 1;
+            skip_ws(&p);
+            out->sat = p.i;
+            out->soff = arena->len;
+            if ((st = string(&p))) goto out;
+            out->slen = arena->len - out->soff;
+            out->sraw = p.i - out->sat == out->slen + 2; /* escapes make the text longer */
+        } else if (is_key) {
             have_key = 1;
             if ((st = bytes(&p, &out->koff, &out->klen))) goto out;
         } else {

@@ -1,12 +1,14 @@
 /* rsv — parsing one JSON line of `rsv write --from jsonl`:
  *
- *     {"key": BYTES, "value": BYTES | null}
+ *     {"key": BYTES, "value": BYTES | null [, "selector": "0/1 characters"]}
  *     BYTES = "JSON string" | {"hex": "hex digits"}
  *
+ * The optional "selector" (KV03.md §1.2) is returned as the string's bytes;
+ * the caller checks its characters (selector.h).
  * A JSON string stands for its UTF-8 encoding (so "\u00e9" is c3 a9; raw
  * bytes inside the quotes are taken as they are); {"hex": ...} gives raw
- * bytes. Both members are required, in either order, and nothing else is
- * allowed (a typo must not silently become a tombstone). */
+ * bytes. "key" and "value" are required, members come in any order, and
+ * nothing else is allowed (a typo must not silently become a tombstone). */
 #ifndef RSV_JSONL_H
 #define RSV_JSONL_H
 
@@ -20,6 +22,10 @@ typedef struct cli_json_record {
     size_t koff, klen; /* key bytes in the arena */
     int tombstone;     /* "value": null */
     size_t voff, vlen; /* value bytes (present values) */
+    int has_selector;  /* "selector" given: its string's bytes in the arena */
+    size_t soff, slen;
+    size_t sat;        /* index in the line of the string's opening quote */
+    int sraw;          /* the string had no escapes: byte k is at sat + 1 + k */
 } cli_json_record;
 
 /* Parse s[0, n). Appends the key and value bytes to arena. On a syntax error

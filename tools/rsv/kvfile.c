@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "outfile.h"
+#include "selector.h"
 #include "signals.h"
 
 #define HDR RSV_KV03_HEADER_BYTES
@@ -206,6 +207,38 @@ void cli_kv_close(rsv_kv03_file *f)
     rsv_kv03_close(f);
 }
 
+/* A failure st of a walker's or scan's dictionary read (KV03.md §6.3):
+ * m >= 2 and rsv_kv03_dictionary_check fails the same way again. The
+ * dictionary check reports no position; the two sections are named. */
+static int dictionary_error(const char *prog, const char *label, const rsv_kv03_file *f, rsv_status st)
+{
+    if (st == RSV_OK || rsv_kv03_code_count(f) < 2 || rsv_kv03_dictionary_check(f) != st) return 0;
+    cli_error(st, "%s: %s: dictionary: section 5 (%" PRIu64 " bits) at file byte %" PRIu64
+                  ", section 6 (%" PRIu64 " codes) at file byte %" PRIu64, prog, label, f->dict_bits,
+              HDR + f->sec_off[5], rsv_kv03_code_count(f), HDR + f->sec_off[6]);
+    return 1;
+}
+
+/* Scan step 3a failed (RSV_ERR_UNUSED_SELECTOR): the first dictionary code
+ * no record uses, found by walking the frames again (the walk itself passed
+ * the scan). 0 if it cannot be named (memory, or the file changed). */
+static int unused_code(const rsv_kv03_file *f, uint64_t *j, rsv_view *code)
+{
+    uint64_t m = rsv_kv03_code_count(f);
+    uint8_t *used = m >= 2 ? calloc(m, 1) : NULL;
+    rsv_kv03_frames fw;
+    rsv_kv03_frame fr;
+    int more = 1, found = 0;
+    if (!used) return 0;
+    rsv_status st = rsv_kv03_frames_init(&fw, f);
+    while (!st && (st = rsv_kv03_frames_next(&fw, &fr, &more)) == RSV_OK && more)
+        if (fr.code < m) used[fr.code] = 1;
+    for (uint64_t i = 0; !st && !found && i < m; i++)
+        if (!used[i] && rsv_kv03_code(f, i, code) == RSV_OK) *j = i, found = 1;
+    free(used);
+    return found;
+}
+
 void cli_kv_cursor_error(const char *prog, const char *label, const rsv_kv03_file *f, rsv_status st,
                          rsv_kv03_diag d)
 {
@@ -216,6 +249,7 @@ void cli_kv_cursor_error(const char *prog, const char *label, const rsv_kv03_fil
 void cli_kv_walk_error(const char *prog, const char *label, const rsv_kv03_file *f,
                        rsv_kv03_diag d)
 {
+    if (d.record == 0 && d.bit == 0 && dictionary_error(prog, label, f, d.status)) return;
     cli_error(d.status, "%s: %s: record %" PRIu64 ", data-stream bit %" PRIu64 " (file byte %" PRIu64 ")",
               prog, label, d.record, d.bit, HDR + f->sec_off[0] + d.bit / 8);
 }
@@ -239,7 +273,18 @@ void cli_kv_scan_error(const char *prog, const char *label, const rsv_kv03_file 
         cli_kv_walk_error(prog, label, f, d);
         return;
     }
+    if (dictionary_error(prog, label, f, st)) return;
     switch (st) {
+    case RSV_ERR_UNUSED_SELECTOR: {
+        uint64_t j;
+        rsv_view code;
+        if (!unused_code(f, &j, &code) || code.len > RSV_KV03_MAX_CODE_BITS) break;
+        char text[RSV_KV03_MAX_CODE_BITS + 1];
+        cli_selector_view_text(text, code);
+        cli_error(st, "%s: %s: scan: dictionary code %" PRIu64 " '%s' (section 5 at file byte %" PRIu64 ")",
+                  prog, label, j, text, HDR + f->sec_off[5]);
+        return;
+    }
     case RSV_ERR_BODY_CRC:
         cli_error(st, "%s: %s: scan: file byte 64 (body CRC32C over file bytes 96..%" PRIu64 ")", prog,
                   label, f->size);

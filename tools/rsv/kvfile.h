@@ -6,6 +6,7 @@
  *   rsv: <cmd>: <label>: open: file byte <B> (<field>): <NAME>: <message>
  *   rsv: <cmd>: <label>: record <I>, data-stream bit <P> (file byte <B>): <NAME>: <message>
  *   rsv: <cmd>: <label>: scan: file byte <B> (<what>): <NAME>: <message>
+ *   rsv: <cmd>: <label>: dictionary: section 5 (<D> bits) at file byte <B5>, section 6 (<M> codes) at file byte <B6>: <NAME>: <message>
  *
  * <label> is "'PATH'" or, for merges, "input #K 'PATH'". */
 #ifndef RSV_KVFILE_H

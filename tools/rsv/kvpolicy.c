@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "codespec.h"
+#include "selector.h"
 
 void cli_kv_opts_init(cli_kv_opts *o)
 {
@@ -13,19 +14,15 @@ void cli_kv_opts_init(cli_kv_opts *o)
 
 static int take_selector(cli_kv_opts *o, const char *s, const char *prog)
 {
-    size_t n = strlen(s);
-    if (n > RSV_KV03_MAX_CODE_BITS) {
+    size_t n = strlen(s), bad;
+    rsv_status st = cli_selector_parse((const uint8_t *)s, n, o->code, &bad);
+    if (st == RSV_ERR_INVALID_ARGUMENT)
+        return -cli_usage_error(prog, "--selector: character '%c' is not 0 or 1", s[bad]);
+    if (st) {
         /* the codec's own limit (KV03.md §1.2 allows rejecting > 512 bits) */
-        cli_error(RSV_ERR_TOO_LARGE, "%s: --selector has %zu bits, at most %d are supported", prog, n,
+        cli_error(st, "%s: --selector has %zu bits, at most %d are supported", prog, n,
                   RSV_KV03_MAX_CODE_BITS);
         return -CLI_EXIT_FAIL;
-    }
-    memset(o->code, 0, sizeof o->code);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != '0' && s[i] != '1') {
-            return -cli_usage_error(prog, "--selector: character '%c' is not 0 or 1", s[i]);
-        }
-        if (s[i] == '1') o->code[i / 8] |= (uint8_t)(0x80u >> (i % 8));
     }
     o->code_bits = n;
     o->have_code = 1;

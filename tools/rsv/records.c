@@ -38,18 +38,27 @@ rsv_status cli_records_push(cli_records *rs, const cli_rec *r)
     return RSV_OK;
 }
 
-void cli_records_resolve(cli_records *rs)
+void cli_records_resolve(cli_records *rs, const uint8_t *code, uint64_t code_bits)
 {
+    static const uint8_t c0[1] = {0}; /* the default C0 = `0` */
+    if (!code) code = c0, code_bits = 1;
     for (size_t i = 0; i < rs->n; i++) {
-        rs->v[i].key = rs->arena.p ? rs->arena.p + rs->v[i].koff : NULL;
-        rs->v[i].val = rs->arena.p ? rs->arena.p + rs->v[i].voff : NULL;
+        cli_rec *r = &rs->v[i];
+        r->key = rs->arena.p ? rs->arena.p + r->koff : NULL;
+        r->val = rs->arena.p ? rs->arena.p + r->voff : NULL;
+        if (r->has_code) {
+            r->code = rs->arena.p ? rs->arena.p + r->coff : code; /* 0 bits: not read */
+        } else {
+            r->code = code;
+            r->cbits = code_bits;
+        }
     }
 }
 
 static int rec_cmp(const void *pa, const void *pb)
 {
     const cli_rec *a = pa, *b = pb;
-    int c = rsv_key_compare(a->key, a->klen, b->key, b->klen);
+    int c = cli_logical_compare(a->code, a->cbits, a->key, a->klen, b->code, b->cbits, b->key, b->klen);
     if (c) return c;
     return (a->line > b->line) - (a->line < b->line); /* stable: input order */
 }
@@ -61,9 +70,12 @@ void cli_records_sort(cli_records *rs)
 
 size_t cli_records_first_duplicate(const cli_records *rs)
 {
-    for (size_t i = 1; i < rs->n; i++)
-        if (rsv_key_compare(rs->v[i - 1].key, rs->v[i - 1].klen, rs->v[i].key, rs->v[i].klen) == 0)
+    for (size_t i = 1; i < rs->n; i++) {
+        const cli_rec *a = &rs->v[i - 1], *b = &rs->v[i];
+        if (a->cbits == b->cbits && memcmp(a->code, b->code, (size_t)(a->cbits + 7) / 8) == 0 &&
+            rsv_key_compare(a->key, a->klen, b->key, b->klen) == 0)
             return i;
+    }
     return rs->n;
 }
 
@@ -84,7 +96,7 @@ rsv_status cli_records_write(const cli_records *rs, const rsv_kv03_policy *polic
     for (size_t i = start; !st && i < rs->n; i += step) {
         const cli_rec *r = &rs->v[i];
         rsv_value v = r->tombstone ? rsv_value_tombstone() : rsv_value_present(r->val, r->vlen);
-        st = rsv_kv03_writer_add(&w, r->key, r->klen, v);
+        st = rsv_kv03_writer_add_coded(&w, r->has_code ? r->code : NULL, r->cbits, r->key, r->klen, v);
         *err = errno;
         if (st && st != RSV_ERR_IO) *failed = i; /* an I/O error is the output's, not record i's */
         if (!st) cli_test_pause(++done);

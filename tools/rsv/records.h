@@ -11,13 +11,20 @@
 
 #include "bytebuf.h"
 #include "outfile.h"
+#include "selector.h"
 #include "reservoir/kv03.h"
 
 typedef struct cli_rec {
     size_t koff, klen, voff, vlen;
     int tombstone;
     uint64_t line; /* where it came from (input line, generation index) */
-    const uint8_t *key, *val; /* set by cli_records_resolve */
+    /* The record's own selector code (KV03.md §1.2): CLI_SELECTOR_BYTES
+     * packed bytes at coff, cbits bits, when has_code; else the default
+     * code given to cli_records_resolve (the writer's C0). */
+    int has_code;
+    size_t coff;
+    uint64_t cbits;
+    const uint8_t *key, *val, *code; /* set by cli_records_resolve */
 } cli_rec;
 
 typedef struct cli_records {
@@ -29,12 +36,16 @@ typedef struct cli_records {
 void cli_records_init(cli_records *rs);
 void cli_records_free(cli_records *rs);
 rsv_status cli_records_push(cli_records *rs, const cli_rec *r);
-/* Point key/val into the arena (call after the last push). */
-void cli_records_resolve(cli_records *rs);
-/* Sort by key bytes (unsigned, a proper prefix first); equal keys keep
+/* Point key/val/code into the arena (call after the last push); records
+ * without a code of their own get `code`/`code_bits` (NULL: the default
+ * C0 = `0`), the code the writer gives them. */
+void cli_records_resolve(cli_records *rs, const uint8_t *code, uint64_t code_bits);
+/* Sort by logical key (KV03.md §1.2: code ‖ key bits as a bit string; with
+ * prefix-free codes, code order then key order); equal logical keys keep
  * their input order. Needs resolved records. */
 void cli_records_sort(cli_records *rs);
-/* First i > 0 whose key equals key i-1 (after sorting), or rs->n. */
+/* First i > 0 whose code and key equal those of record i-1 (after
+ * sorting), or rs->n. */
 size_t cli_records_first_duplicate(const cli_records *rs);
 
 /* Write records start, start+step, start+2*step, ... to `path` (signal-safe

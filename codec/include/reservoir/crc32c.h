@@ -10,16 +10,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reservoir/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Continue CRC `crc` (0 to start) over n bytes at p (p may be NULL if n = 0).
  * Uses the SSE4.2 crc32 instruction when the CPU has it, else slicing-by-8. */
-uint32_t rsv_crc32c(uint32_t crc, const void *p, size_t n);
+RSV_API uint32_t rsv_crc32c(uint32_t crc, const void *p, size_t n);
 
 /* The portable table path alone (tests compare it with the dispatched one). */
-uint32_t rsv_crc32c_portable(uint32_t crc, const void *p, size_t n);
+RSV_API uint32_t rsv_crc32c_portable(uint32_t crc, const void *p, size_t n);
 
 #ifdef __cplusplus
 }

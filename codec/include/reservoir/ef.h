@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "reservoir/export.h"
 #include "reservoir/status.h"
 
 #ifdef __cplusplus
@@ -30,15 +31,15 @@ typedef struct rsv_ef_layout {
 
 /* Canonical L and the low/high/samples sizes for (U, n); sparse_bytes = 0.
  * RSV_ERR_EF_SHAPE when n = 0 or n*L or (U >> L) + n overflows. */
-rsv_status rsv_ef_shape(uint64_t U, uint64_t n, rsv_ef_layout *lay);
+RSV_API rsv_status rsv_ef_shape(uint64_t U, uint64_t n, rsv_ef_layout *lay);
 
 /* Layout of the EF of vals[0..n): RSV_ERR_EF_NONMONOTONE if some
  * vals[i+1] < vals[i]; RSV_ERR_INVALID_ARGUMENT for n = 0. */
-rsv_status rsv_ef_plan(const uint64_t *vals, uint64_t n, rsv_ef_layout *lay);
+RSV_API rsv_status rsv_ef_plan(const uint64_t *vals, uint64_t n, rsv_ef_layout *lay);
 
 /* Write low ‖ high ‖ samples ‖ sparse (the sum of the four sizes in *lay,
  * from rsv_ef_plan on the same vals) to out. */
-void rsv_ef_encode(const uint64_t *vals, const rsv_ef_layout *lay, uint8_t *out);
+RSV_API void rsv_ef_encode(const uint64_t *vals, const rsv_ef_layout *lay, uint8_t *out);
 
 /* A read-only EF over borrowed sections (sizes already validated against
  * rsv_ef_shape by the caller, e.g. KV03 open). Construction loads nothing. */
@@ -50,17 +51,13 @@ typedef struct rsv_ef {
     unsigned L;
 } rsv_ef;
 
-void rsv_ef_init(rsv_ef *ef, const rsv_ef_layout *lay, const uint8_t *low, const uint8_t *high,
-                 const uint8_t *samples, const uint8_t *sparse, uint64_t sparse_bytes);
+RSV_API void rsv_ef_init(rsv_ef *ef, const rsv_ef_layout *lay, const uint8_t *low, const uint8_t *high,
+                         const uint8_t *samples, const uint8_t *sparse, uint64_t sparse_bytes);
 
 /* select(i) = r_i (§4): RSV_ERR_EF_ORDINAL for i >= n, RSV_ERR_EF_CORRUPT for
  * every inconsistency listed in §4. Touches at most one sample, one sparse
  * entry or up to 65 high words, and one or two low words. */
-rsv_status rsv_ef_select(const rsv_ef *ef, uint64_t i, uint64_t *out);
-
-/* Internal, for tests: rsv_ef_select with the portable popcount, which the
- * dispatch never selects on a CPU that has POPCNT. */
-rsv_status rsv__ef_select_portable(const rsv_ef *ef, uint64_t i, uint64_t *out);
+RSV_API rsv_status rsv_ef_select(const rsv_ef *ef, uint64_t i, uint64_t *out);
 
 #ifdef __cplusplus
 }

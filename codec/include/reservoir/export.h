@@ -7,6 +7,9 @@
 #ifndef RESERVOIR_EXPORT_H
 #define RESERVOIR_EXPORT_H
 
+/* A build may predefine RSV_API (the export check, tests/abi/check_exports.sh,
+ * defines it as a marker to list the declarations). */
+#ifndef RSV_API
 #if defined(_WIN32) || defined(__CYGWIN__)
 #  if defined(RSV_BUILDING_SHARED)
 #    define RSV_API __declspec(dllexport)
@@ -20,5 +23,6 @@
 #else
 #  define RSV_API
 #endif
+#endif /* RSV_API */
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "reservoir/export.h"
 #include "reservoir/status.h"
 
 #ifdef __cplusplus
@@ -26,14 +27,11 @@ typedef struct rsv_golomb {
 
 /* Fill *g for modulus m. m = 0 stores an invalid struct (every use of it fails
  * with RSV_ERR_BAD_MODULUS) and returns RSV_ERR_BAD_MODULUS. */
-rsv_status rsv_golomb_init(rsv_golomb *g, uint64_t m);
+RSV_API rsv_status rsv_golomb_init(rsv_golomb *g, uint64_t m);
 
 /* Code length q + 1 + (w-1 or w) of value v, RSV_ERR_TOO_LARGE if it does not
  * fit in u64, RSV_ERR_BAD_MODULUS for an invalid struct. */
-rsv_status rsv_golomb_length(const rsv_golomb *g, uint64_t v, uint64_t *nbits);
-
-/* EG_k code length 2*bitlen(q+1) - 1 + k (at most 129); 0 for k > 63. */
-unsigned rsv_eg_length(uint64_t v, unsigned k);
+RSV_API rsv_status rsv_golomb_length(const rsv_golomb *g, uint64_t v, uint64_t *nbits);
 
 #ifdef __cplusplus
 }

@@ -53,10 +53,10 @@ typedef struct rsv_kv03_policy {
 } rsv_kv03_policy;
 
 /* EG0, W = K = 15 (the fixtures' policy). */
-rsv_kv03_policy rsv_kv03_policy_default(void);
+RSV_API rsv_kv03_policy rsv_kv03_policy_default(void);
 /* RSV_ERR_BAD_BACKSPACE, then RSV_ERR_BAD_POLICY (the order of §9.1 9–10). */
-rsv_status rsv_kv03_policy_check(const rsv_kv03_policy *p);
-int rsv_kv03_policy_equal(const rsv_kv03_policy *a, const rsv_kv03_policy *b);
+RSV_API rsv_status rsv_kv03_policy_check(const rsv_kv03_policy *p);
+RSV_API int rsv_kv03_policy_equal(const rsv_kv03_policy *a, const rsv_kv03_policy *b);
 
 /* Where and when an object failed: the first error, the data-stream bit
  * position the failing operation left the reader at (or the output bit count
@@ -105,14 +105,14 @@ typedef struct rsv_kv03_writer {
 /* code = NULL selects the default C0 = `0` (code_bits ignored); otherwise C0
  * is the first code_bits bits (MSB-first) of code, 0..512 bits, longer →
  * RSV_ERR_TOO_LARGE. Policy errors: RSV_ERR_BAD_BACKSPACE, RSV_ERR_BAD_POLICY. */
-rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
-                                const uint8_t *code, uint64_t code_bits);
+RSV_API rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
+                                        const uint8_t *code, uint64_t code_bits);
 /* Append one record. Keys must strictly increase (RSV_ERR_UNSORTED); any
  * failure poisons the writer (RSV_ERR_POISONED afterwards). */
-rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_len, rsv_value v);
+RSV_API rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_len, rsv_value v);
 /* Same with the value given as an encoded span (merges copy values this way). */
-rsv_status rsv_kv03_writer_add_span(rsv_kv03_writer *w, const void *key, size_t key_len,
-                                    const rsv_value_span *v);
+RSV_API rsv_status rsv_kv03_writer_add_span(rsv_kv03_writer *w, const void *key, size_t key_len,
+                                            const rsv_value_span *v);
 /* Format revision v2: append one record with its own selector code, the
  * first code_bits bits (MSB-first) of code; code = NULL means the init's C0
  * (code_bits ignored). Checks in the order of §11.1, after the argument
@@ -135,19 +135,22 @@ RSV_API rsv_status rsv_kv03_writer_add_coded_span(rsv_kv03_writer *w, const uint
                                                   size_t key_len, const rsv_value_span *v);
 /* Finish: the complete file in a malloc'd buffer (free() it). The writer is
  * then finished (RSV_ERR_STATE for further adds/finishes). */
-rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
+RSV_API rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
 /* Same bytes but both CRC fields left zero (no CRC32C computed): for
  * in-memory consumers that never persist the file (WORKLOADS.md §5 merges).
  * rsv_kv03_seal fills the body CRC, then the header CRC, in place. */
-rsv_status rsv_kv03_writer_finish_unsealed(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
-void rsv_kv03_seal(uint8_t *file, size_t nbytes);
+RSV_API rsv_status rsv_kv03_writer_finish_unsealed(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
+/* Seal an unsealed file of nbytes bytes in place: RSV_ERR_INVALID_ARGUMENT
+ * for file = NULL, RSV_ERR_TRUNCATED_HEADER when nbytes < 96 (no header to
+ * fill); nothing is written on failure. */
+RSV_API rsv_status rsv_kv03_seal(uint8_t *file, size_t nbytes);
 /* Finish to a file: written to a temporary name in the same directory,
  * fsync'd, renamed over `path`, then the directory is fsync'd. On failure no
  * file (temporary or final) is left behind and an existing `path` is kept.
  * For an in-memory writer the whole file is built in memory first; for a path
  * writer (rsv_kv03_writer_init_path) this is rsv_kv03_writer_commit. */
-rsv_status rsv_kv03_writer_finish_path(rsv_kv03_writer *w, const char *path);
-void rsv_kv03_writer_free(rsv_kv03_writer *w);
+RSV_API rsv_status rsv_kv03_writer_finish_path(rsv_kv03_writer *w, const char *path);
+RSV_API void rsv_kv03_writer_free(rsv_kv03_writer *w);
 static inline rsv_kv03_diag rsv_kv03_writer_diag(const rsv_kv03_writer *w) { return w->diag; }
 
 /* ---- streaming file output ----------------------------------------------
@@ -184,13 +187,13 @@ static inline rsv_kv03_diag rsv_kv03_writer_diag(const rsv_kv03_writer *w) { ret
  * RSV_ERR_INVALID_ARGUMENT otherwise. */
 #define RSV_KV03_FLUSH_BYTES 65536u
 
-rsv_status rsv_kv03_writer_init_path(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
-                                     const uint8_t *code, uint64_t code_bits, const char *path);
+RSV_API rsv_status rsv_kv03_writer_init_path(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
+                                             const uint8_t *code, uint64_t code_bits, const char *path);
 /* Change a path writer's flush bound (bytes >= 1; smaller values only make
  * the writer flush more often). RSV_ERR_STATE for an in-memory writer. */
-rsv_status rsv_kv03_writer_set_flush_bytes(rsv_kv03_writer *w, size_t bytes);
+RSV_API rsv_status rsv_kv03_writer_set_flush_bytes(rsv_kv03_writer *w, size_t bytes);
 /* Finish a path writer (see above). RSV_ERR_STATE for an in-memory writer. */
-rsv_status rsv_kv03_writer_commit(rsv_kv03_writer *w);
+RSV_API rsv_status rsv_kv03_writer_commit(rsv_kv03_writer *w);
 /* The name of a path writer's temporary while it exists (from init until the
  * commit renames it, a failure unlinks it, or free), else NULL. The string is
  * owned by the writer and does not move, so a caller may copy it once after
@@ -214,13 +217,13 @@ typedef struct rsv_kv03_writer_stats {
     int streaming;            /* 1 while a file sink is attached */
     uint64_t code_bytes;      /* v2: the codes used so far (bits + 16 per code), allocated */
 } rsv_kv03_writer_stats;
-void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out);
+RSV_API void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out);
 
 /* One-shot batch encoder (§11.1) over an array of records. A record's code
  * is recs[i].code/code_bits, or the call's code (NULL: `0`) when
  * recs[i].code is NULL. */
-rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, uint64_t code_bits,
-                           const rsv_record *recs, size_t n, uint8_t **out, size_t *nbytes);
+RSV_API rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, uint64_t code_bits,
+                                   const rsv_record *recs, size_t n, uint8_t **out, size_t *nbytes);
 
 /* ---- opened file (§9.1) -------------------------------------------------- */
 
@@ -257,8 +260,8 @@ typedef struct rsv_kv03_file {
  * header and the 192-byte directory. expected = NULL skips check 11. Format
  * revision v2: m >= 2 files open (v1's check 29 is gone); their dictionary
  * is read by the walkers and scan (§6.3), never by open. */
-rsv_status rsv_kv03_open(const void *bytes, size_t n, const rsv_kv03_policy *expected,
-                         rsv_kv03_file *out);
+RSV_API rsv_status rsv_kv03_open(const void *bytes, size_t n, const rsv_kv03_policy *expected,
+                                 rsv_kv03_file *out);
 /* mmap the file read-only and open it. RSV_ERR_IO if it cannot be opened or
  * mapped; the mapping is released by rsv_kv03_close (also on open failure).
  * Only regular files are opened: a directory (errno EISDIR) or a FIFO,
@@ -272,18 +275,18 @@ rsv_status rsv_kv03_open(const void *bytes, size_t n, const rsv_kv03_policy *exp
  * cannot turn into a status. Content rewritten in place is read as it is
  * (the CRCs of a scan catch it only if the scan runs after the change).
  * Callers that cannot promise a stable file use rsv_kv03_open_path_copy. */
-rsv_status rsv_kv03_open_path(const char *path, const rsv_kv03_policy *expected,
-                              rsv_kv03_file *out);
+RSV_API rsv_status rsv_kv03_open_path(const char *path, const rsv_kv03_policy *expected,
+                                      rsv_kv03_file *out);
 /* Same, but the file is read (pread) into private memory once: no SIGBUS
  * whatever happens to the file later, at the cost of file-size memory. A
  * file that shrinks during the read is RSV_ERR_IO (errno EIO). Released by
  * rsv_kv03_close like a mapping. */
 RSV_API rsv_status rsv_kv03_open_path_copy(const char *path, const rsv_kv03_policy *expected,
                                            rsv_kv03_file *out);
-void rsv_kv03_close(rsv_kv03_file *f);
+RSV_API void rsv_kv03_close(rsv_kv03_file *f);
 
 /* block_offset(b) = select(b) + ord_b * cw (§4), b in 0..nb. */
-rsv_status rsv_kv03_block_offset(const rsv_kv03_file *f, uint64_t b, uint64_t *bit);
+RSV_API rsv_status rsv_kv03_block_offset(const rsv_kv03_file *f, uint64_t b, uint64_t *bit);
 
 /* ---- selector dictionary and seeds (§6, format revision v2) -------------
  *
@@ -327,7 +330,7 @@ RSV_API rsv_status rsv_kv03_first_block_of_code(const rsv_kv03_file *f, uint64_t
 
 /* §9.2 full verification after a successful open, first failure wins.
  * diag (may be NULL) receives the failing record and bit for walk errors. */
-rsv_status rsv_kv03_scan(const rsv_kv03_file *f, rsv_kv03_diag *diag);
+RSV_API rsv_status rsv_kv03_scan(const rsv_kv03_file *f, rsv_kv03_diag *diag);
 
 /* ---- frames (§3.3 steps 1–5 and the terminal check) ---------------------- */
 
@@ -341,12 +344,11 @@ typedef struct rsv_kv03_frame {
     uint64_t key_bits; /* local + S = 8 * key length */
     rsv_view literal;  /* the S literal bits */
     rsv_value_span value;
-    /* Walkers with literal_words set fill these: when the literal fits the
-     * walker's cache (S <= 57, or already cached), literal_inline is 1 and
-     * literal_word holds it as an S-bit integer. (The cursor no longer needs
-     * them: it compares and stores literals of any length with word loads.) */
-    uint64_t literal_word;
-    int literal_inline;
+    /* Private (implementation, not API): filled only for the library's own
+     * merge, which turns the option on (codec/src/kv03_walk.h); otherwise
+     * rsv__literal_inline is 0. */
+    uint64_t rsv__literal_word;
+    int rsv__literal_inline;
     uint64_t code; /* dictionary index of the record's code (0 when m <= 1) */
 } rsv_kv03_frame;
 
@@ -358,7 +360,7 @@ typedef struct rsv_kv03_frames {
     uint64_t cont_prev; /* logical length of the previous key (c initially) */
     rsv_kv03_diag diag;
     int done;
-    int literal_words; /* fill rsv_kv03_frame.literal_word (opt-in) */
+    int rsv__literal_words; /* private: the merge's short-literal option (kv03_walk.h) */
     uint64_t next_block; /* index of the next block-start record (saves i mod W) */
     uint64_t code;       /* Cp: dictionary index of the previous record's code */
     uint64_t code_bits;  /* |Cp| (c = dict_bits when m <= 1) */
@@ -367,10 +369,10 @@ typedef struct rsv_kv03_frames {
 /* With m >= 2 init reads the dictionary (§6.3, rsv_kv03_dictionary_check):
  * on failure it returns that status and the walker is poisoned at record 0,
  * bit 0 (later calls: RSV_ERR_POISONED). The cursor's init/reset likewise. */
-rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f);
+RSV_API rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f);
 /* Next frame: *more = 1 and *out filled, or *more = 0 at the end. After the
  * last record the terminal check (§3.3) is made before returning it. */
-rsv_status rsv_kv03_frames_next(rsv_kv03_frames *fw, rsv_kv03_frame *out, int *more);
+RSV_API rsv_status rsv_kv03_frames_next(rsv_kv03_frames *fw, rsv_kv03_frame *out, int *more);
 static inline rsv_kv03_diag rsv_kv03_frames_diag(const rsv_kv03_frames *fw) { return fw->diag; }
 
 /* ---- cursor and full records (§3.3 steps 1–7) ---------------------------- */
@@ -394,15 +396,15 @@ typedef struct rsv_kv03_cursor {
     rsv_kv03_diag diag;
 } rsv_kv03_cursor;
 
-rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f);
+RSV_API rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f);
 /* Key rebuilt, value skipped (value_span describes it; value is unset). */
-rsv_status rsv_kv03_cursor_next(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more);
+RSV_API rsv_status rsv_kv03_cursor_next(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more);
 /* Key rebuilt and value materialized in out->value (three states kept). */
-rsv_status rsv_kv03_cursor_record(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more);
-void rsv_kv03_cursor_free(rsv_kv03_cursor *c);
+RSV_API rsv_status rsv_kv03_cursor_record(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more);
+RSV_API void rsv_kv03_cursor_free(rsv_kv03_cursor *c);
 /* Start over on file f (the same or another), keeping the cursor's key and
  * value buffers: a warm cursor walks a file without allocating. */
-rsv_status rsv_kv03_cursor_reset(rsv_kv03_cursor *c, const rsv_kv03_file *f);
+RSV_API rsv_status rsv_kv03_cursor_reset(rsv_kv03_cursor *c, const rsv_kv03_file *f);
 static inline rsv_kv03_diag rsv_kv03_cursor_diag(const rsv_kv03_cursor *c) { return c->diag; }
 
 /* rsv_kv03_frames_seek_code / rsv_kv03_cursor_seek_code: restart the walker
@@ -436,9 +438,9 @@ typedef struct rsv_kv03_scanner {
     size_t ef_cap;
 } rsv_kv03_scanner;
 
-void rsv_kv03_scanner_init(rsv_kv03_scanner *s);
-rsv_status rsv_kv03_scanner_scan(rsv_kv03_scanner *s, const rsv_kv03_file *f, rsv_kv03_diag *diag);
-void rsv_kv03_scanner_free(rsv_kv03_scanner *s);
+RSV_API void rsv_kv03_scanner_init(rsv_kv03_scanner *s);
+RSV_API rsv_status rsv_kv03_scanner_scan(rsv_kv03_scanner *s, const rsv_kv03_file *f, rsv_kv03_diag *diag);
+RSV_API void rsv_kv03_scanner_free(rsv_kv03_scanner *s);
 
 #ifdef __cplusplus
 }

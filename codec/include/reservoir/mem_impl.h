@@ -138,13 +138,15 @@ static inline uint64_t rsv__mem_le_n(const uint8_t *p, unsigned n)
 RSV_API void rsv__load_check(const void *first, size_t n, const void *lo, const void *hi, const char *file,
                              int line);
 /* The harness's windows, innermost last, per thread: [lo, hi), hi
- * exclusive; lo == hi declares "no load at all" (A2, A3). */
-RSV_API void rsv__load_check_push(const void *lo, const void *hi);
-RSV_API void rsv__load_check_pop(void);
+ * exclusive; lo == hi declares "no load at all" (A2, A3). These four are
+ * the test harness's hooks, not called by inline code: not exported from
+ * the shared library (the harnesses link the static one). */
+void rsv__load_check_push(const void *lo, const void *hi);
+void rsv__load_check_pop(void);
 /* Add a range to the innermost window (a second input of the same call). */
-RSV_API void rsv__load_check_also(const void *lo, const void *hi);
+void rsv__load_check_also(const void *lo, const void *hi);
 /* Loads checked so far on this thread (a harness can show it checked any). */
-RSV_API unsigned long long rsv__load_check_count(void);
+unsigned long long rsv__load_check_count(void);
 
 #define RSV__LC(p, n, lo, hi) rsv__load_check((p), (n), (lo), (hi), file, line)
 #define RSV__LC_FN(name, T, sz, body)                                                                      \

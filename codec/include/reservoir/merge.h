@@ -26,13 +26,15 @@
  * A failure poisons the merge (RSV_ERR_POISONED afterwards; diag keeps the
  * first error, the failing input and its record/bit) and discards the output:
  * no file is created. Finishing before the end or stepping after finishing
- * gives RSV_ERR_STATE. */
+ * gives RSV_ERR_STATE. "failed_input" above is rsv_merge_failed_input(m),
+ * "diag" rsv_merge_diag(m). */
 #ifndef RESERVOIR_MERGE_H
 #define RESERVOIR_MERGE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reservoir/export.h"
 #include "reservoir/kv03.h"
 
 #ifdef __cplusplus
@@ -41,73 +43,57 @@ extern "C" {
 
 #define RSV_MERGE_DROP_TOMBSTONES 1u
 
-/* One input's head record, never rebuilt: its key is the last chosen key's
- * first `lcp` bits followed by the literal's bits from lcp - fr.local on
- * (lcp >= fr.local always holds, see merge.c). */
-typedef struct rsv_merge_head {
-    rsv_kv03_frames fw;
-    rsv_kv03_frame fr; /* current record: literal and value spans borrowed from the file */
-    uint64_t lcp;      /* lcp(head key bits, last chosen key bits) */
-    int live;          /* fr is valid */
-    int hit;           /* holds the key being emitted */
-    /* set while choosing: this head's lcp with head tie_with, learnt by
-     * comparing the two (saves comparing them again when tie_with wins) */
-    size_t tie_with;
-    uint64_t tie_lcp;
-    /* v2: the head's code as an index into the merge's code union (codes
-     * order like their indices); lcp above is meaningful only between keys
-     * of one code: a head whose code differs from E's has local = 0 and
-     * lcp = 0 (its key is compared from bit 0 with other heads of its code). */
-    uint64_t g;
-    const uint64_t *map; /* input dictionary index -> union index */
-} rsv_merge_head;
+/* The merge's working state is private (codec/src/merge_state.h) and may
+ * change in any release. rsv_merge is only storage for it, with a fixed size
+ * and alignment, so that a caller keeps a merge in its own memory (stack or
+ * struct) and rsv_merge_init needs no allocation for the state itself (the
+ * pthread_mutex_t pattern). Its bytes are not API: use the functions below
+ * (rsv_merge_diag, rsv_merge_failed_input, rsv_merge_emitted). The library
+ * checks at compile time that its state fits; growing the storage would be
+ * an ABI change. */
+#define RSV_MERGE_STORAGE_BYTES 1024
 
 typedef struct rsv_merge {
-    rsv_merge_head *heads;
-    size_t n;
-    rsv_kv03_writer out;
-    uint8_t *key;    /* the last chosen key E (materialized once per output key) */
-    size_t key_len, key_cap;
-    uint64_t lcp_xe; /* lcp(last emitted key, E): differs from |E| after a dropped tombstone */
-    unsigned flags;
-    int primed;   /* heads loaded */
-    int done;     /* every input consumed */
-    int finished; /* output handed out */
-    uint64_t emitted;
-    size_t failed_input; /* input index of an input failure, else n */
-    rsv_kv03_diag diag;
-    /* v2: the sorted union of the input dictionaries (views into the
-     * inputs' section 5) and the per-input index maps (one allocation) */
-    rsv_view *codes;
-    uint64_t ncodes;
-    uint64_t *code_map;
-    uint64_t e_code;   /* union index of E's code (valid once a key was chosen) */
-    uint64_t out_code; /* union index of the last emitted record's code (out.N > 0) */
+    union {
+        unsigned char bytes[RSV_MERGE_STORAGE_BYTES];
+        uint64_t align_u64; /* alignment only */
+        void *align_ptr;
+        double align_double;
+    } rsv__storage;
 } rsv_merge;
 
-rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
-                          unsigned flags);
+RSV_API rsv_status rsv_merge_init(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+                                  unsigned flags);
 /* Emit one key (consuming it from every input that holds it). *done = 1 once
  * every input is consumed (then the output may be finished). */
-rsv_status rsv_merge_step(rsv_merge *m, int *done);
+RSV_API rsv_status rsv_merge_step(rsv_merge *m, int *done);
 /* Step to completion. */
-rsv_status rsv_merge_run(rsv_merge *m);
+RSV_API rsv_status rsv_merge_run(rsv_merge *m);
 /* The output file in a malloc'd buffer (free() it). */
-rsv_status rsv_merge_finish(rsv_merge *m, uint8_t **out, size_t *nbytes);
+RSV_API rsv_status rsv_merge_finish(rsv_merge *m, uint8_t **out, size_t *nbytes);
 /* The output without CRCs (rsv_kv03_writer_finish_unsealed; seal with
  * rsv_kv03_seal before persisting). */
-rsv_status rsv_merge_finish_unsealed(rsv_merge *m, uint8_t **out, size_t *nbytes);
+RSV_API rsv_status rsv_merge_finish_unsealed(rsv_merge *m, uint8_t **out, size_t *nbytes);
 /* The output file via temporary + fsync + rename + directory fsync. For a
  * merge from rsv_merge_init the whole output is built in memory first (not
  * streaming); for one from rsv_merge_init_path it is rsv_merge_commit (path
  * must equal the init path, else RSV_ERR_INVALID_ARGUMENT). */
-rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path);
-void rsv_merge_free(rsv_merge *m);
-static inline rsv_kv03_diag rsv_merge_diag(const rsv_merge *m) { return m->diag; }
+RSV_API rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path);
+RSV_API void rsv_merge_free(rsv_merge *m);
+/* The first error (status, the failing input's record and bit, or the
+ * output's record count for an output failure); status = RSV_OK while
+ * healthy. */
+RSV_API rsv_kv03_diag rsv_merge_diag(const rsv_merge *m);
+/* The input a failure is attributed to (0..n-1), or n when the failure is not
+ * an input's (argument, memory, output). */
+RSV_API size_t rsv_merge_failed_input(const rsv_merge *m);
+/* Output keys chosen so far (each consumed from every input that held it;
+ * dropped tombstones included). */
+RSV_API uint64_t rsv_merge_emitted(const rsv_merge *m);
 
 /* One call: init, run, finish to memory, free. */
-rsv_status rsv_merge_files(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
-                           uint8_t **out, size_t *nbytes);
+RSV_API rsv_status rsv_merge_files(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
+                                   uint8_t **out, size_t *nbytes);
 
 /* ---- streaming output to a file -------------------------------------------
  *
@@ -128,21 +114,18 @@ rsv_status rsv_merge_files(const rsv_kv03_file *const *inputs, size_t n, unsigne
  * O_RDONLY descriptor) are never written, so merging into the path of one of
  * the inputs is safe: the mapping keeps the old file alive. rsv_merge_finish
  * and _finish_unsealed return RSV_ERR_STATE for such a merge. */
-rsv_status rsv_merge_init_path(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
-                               unsigned flags, const char *path);
+RSV_API rsv_status rsv_merge_init_path(rsv_merge *m, const rsv_kv03_file *const *inputs, size_t n,
+                                       unsigned flags, const char *path);
 /* Publish a path merge's output. RSV_ERR_STATE before the merge is done, after
  * a commit, or for an in-memory merge. */
-rsv_status rsv_merge_commit(rsv_merge *m);
+RSV_API rsv_status rsv_merge_commit(rsv_merge *m);
 /* The temporary's name while a path merge has one (rsv_kv03_writer_temp_path
  * of the output writer), else NULL: stable until commit, failure or free, for
  * a signal handler to unlink (reservoir/file_io.h). */
-static inline const char *rsv_merge_temp_path(const rsv_merge *m)
-{
-    return rsv_kv03_writer_temp_path(&m->out);
-}
+RSV_API const char *rsv_merge_temp_path(const rsv_merge *m);
 /* One call: init_path, run, commit, free. */
-rsv_status rsv_merge_files_path(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
-                                const char *path);
+RSV_API rsv_status rsv_merge_files_path(const rsv_kv03_file *const *inputs, size_t n, unsigned flags,
+                                        const char *path);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reservoir/export.h"
 #include "reservoir/reader.h"
 #include "reservoir/status.h"
 #include "reservoir/view.h"
@@ -69,48 +70,48 @@ typedef struct rsv_record {
 
 /* Encoded width of a value with `len` bytes (or a tombstone when !present);
  * RSV_ERR_TOO_LARGE if it does not fit u64. */
-rsv_status rsv_value_width(rsv_value_kind kind, uint64_t len, uint64_t *width);
+RSV_API rsv_status rsv_value_width(rsv_value_kind kind, uint64_t len, uint64_t *width);
 /* Append a value. Atomic: on failure nothing was appended. */
-rsv_status rsv_put_value(rsv_writer *w, rsv_value v);
+RSV_API rsv_status rsv_put_value(rsv_writer *w, rsv_value v);
 /* Append a value whose bytes are the 8*len bits of a view (used by merges to
  * copy values without materializing them). */
-rsv_status rsv_put_value_span(rsv_writer *w, const rsv_value_span *v);
+RSV_API rsv_status rsv_put_value_span(rsv_writer *w, const rsv_value_span *v);
 /* Decode a value (§1.3): RSV_ERR_TRUNCATED_FIELD with no bit left, EG0 codec
  * errors unchanged, RSV_ERR_TRUNCATED_VALUE when n > floor(remaining / 8).
  * The reader is left where the failing operation left it. */
-rsv_status rsv_read_value(rsv_reader *r, rsv_value_span *out);
+RSV_API rsv_status rsv_read_value(rsv_reader *r, rsv_value_span *out);
 /* Copy the bytes of a value span into dst (span->len bytes). If they are
  * byte-aligned they could be borrowed instead: see rsv_value_span_borrow. */
-void rsv_value_span_copy(const rsv_value_span *v, uint8_t *dst);
+RSV_API void rsv_value_span_copy(const rsv_value_span *v, uint8_t *dst);
 /* Borrow the bytes in place when the span is byte-aligned: returns 1 and sets
  * *p, else 0. */
-int rsv_value_span_borrow(const rsv_value_span *v, const uint8_t **p);
+RSV_API int rsv_value_span_borrow(const rsv_value_span *v, const uint8_t **p);
 
 /* ---- keys (§1.1, §2) ---------------------------------------------------- */
 
 /* <0, 0, >0 as a is less than, equal to, greater than b. */
-int rsv_key_compare(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
+RSV_API int rsv_key_compare(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
 /* Leading bits shared by the key bits of a and b (may stop inside a byte). */
-uint64_t rsv_key_lcp_bits(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
+RSV_API uint64_t rsv_key_lcp_bits(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
 
 /* Record-stream form (§2.1): EG0(8|P| - kept) EG0(8|K| - kept) K[kept, 8|K|),
  * kept = exact lcp. Atomic on failure. */
-rsv_status rsv_put_key_fc(rsv_writer *w, const uint8_t *prev, size_t nprev, const uint8_t *key,
-                          size_t nkey);
+RSV_API rsv_status rsv_put_key_fc(rsv_writer *w, const uint8_t *prev, size_t nprev, const uint8_t *key,
+                                  size_t nkey);
 /* KV03 form (§2.2): EG0(S) ‖ key bits [local, 8|K|), S = 8|K| - local,
  * local <= 8|K|. Atomic on failure. */
-rsv_status rsv_put_key_kv03(rsv_writer *w, const uint8_t *key, size_t nkey, uint64_t local);
+RSV_API rsv_status rsv_put_key_kv03(rsv_writer *w, const uint8_t *key, size_t nkey, uint64_t local);
 
 /* Bit-level helpers for rebuilding keys in place. */
 /* Compare the bit strings of two views (first differing bit, then length). */
-int rsv_view_compare(rsv_view a, rsv_view b);
+RSV_API int rsv_view_compare(rsv_view a, rsv_view b);
 /* Same order as rsv_view_compare, and *lcp = the number of leading bits the
  * two views share. */
-int rsv_view_lcp(rsv_view a, rsv_view b, uint64_t *lcp);
+RSV_API int rsv_view_lcp(rsv_view a, rsv_view b, uint64_t *lcp);
 /* Write the bits of v into buf starting at bit `at` (MSB-first); bits of buf
  * before `at` in the same byte are kept, later bits of the last touched byte
  * are cleared. buf must hold ceil((at + v.len) / 8) bytes. */
-void rsv_bits_store(uint8_t *buf, uint64_t at, rsv_view v);
+RSV_API void rsv_bits_store(uint8_t *buf, uint64_t at, rsv_view v);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 
 #include "reservoir/crc32c.h"
 #include "reservoir/ef.h"
+#include "reservoir/expgolomb.h"
 #include "reservoir/file_io.h"
 #include "reservoir/golomb.h"
 #include "reservoir/kv03.h"

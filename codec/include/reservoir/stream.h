@@ -59,12 +59,12 @@ typedef struct rsv_stream_writer {
 } rsv_stream_writer;
 
 /* code = NULL: default C0 = `0`. code_bits > 512 → RSV_ERR_TOO_LARGE. */
-rsv_status rsv_stream_writer_init(rsv_stream_writer *sw, rsv_writer *out, const uint8_t *code,
-                                  uint64_t code_bits);
+RSV_API rsv_status rsv_stream_writer_init(rsv_stream_writer *sw, rsv_writer *out, const uint8_t *code,
+                                          uint64_t code_bits);
 /* Append one record (strictly increasing keys, else RSV_ERR_UNSORTED; any
  * failure poisons the writer). */
-rsv_status rsv_stream_writer_add(rsv_stream_writer *sw, const void *key, size_t key_len,
-                                 rsv_value v);
+RSV_API rsv_status rsv_stream_writer_add(rsv_stream_writer *sw, const void *key, size_t key_len,
+                                         rsv_value v);
 /* Format revision v2: append one record with its own code (the first
  * code_bits bits of code, MSB-first; code = NULL: the init's C0). Checks in
  * the order of §11.1 after the argument checks: code_bits > 512 →
@@ -80,7 +80,7 @@ static inline uint64_t rsv_stream_writer_extent(const rsv_stream_writer *sw)
 {
     return rsv_writer_bits(sw->out) - sw->start;
 }
-void rsv_stream_writer_free(rsv_stream_writer *sw);
+RSV_API void rsv_stream_writer_free(rsv_stream_writer *sw);
 
 typedef struct rsv_stream_record {
     uint64_t index;
@@ -110,8 +110,8 @@ typedef struct rsv_stream_reader {
 
 /* stream = exactly E bits. code = NULL: default C0 = `0`. The code bytes are
  * borrowed for the reader's lifetime. */
-rsv_status rsv_stream_reader_init(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
-                                  uint64_t code_bits);
+RSV_API rsv_status rsv_stream_reader_init(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
+                                          uint64_t code_bits);
 /* Format revision v2: a reader with a code set. Before anything is read:
  * set = NULL, ends not nondecreasing or bits = NULL with a nonempty code →
  * RSV_ERR_INVALID_ARGUMENT; a code longer than 512 bits → RSV_ERR_TOO_LARGE
@@ -132,12 +132,12 @@ RSV_API rsv_status rsv_stream_reader_reset_set(rsv_stream_reader *sr, rsv_view s
                                                const rsv_code_set *set);
 /* Next record fully decoded (key and value materialized): *more = 1, or
  * *more = 0 at position E. */
-rsv_status rsv_stream_reader_next(rsv_stream_reader *sr, rsv_stream_record *out, int *more);
-void rsv_stream_reader_free(rsv_stream_reader *sr);
+RSV_API rsv_status rsv_stream_reader_next(rsv_stream_reader *sr, rsv_stream_record *out, int *more);
+RSV_API void rsv_stream_reader_free(rsv_stream_reader *sr);
 /* Start over on another stream (or the same), keeping the key and value
  * buffers: a warm reader decodes a stream without allocating. */
-rsv_status rsv_stream_reader_reset(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
-                                   uint64_t code_bits);
+RSV_API rsv_status rsv_stream_reader_reset(rsv_stream_reader *sr, rsv_view stream, const uint8_t *code,
+                                           uint64_t code_bits);
 static inline rsv_kv03_diag rsv_stream_reader_diag(const rsv_stream_reader *sr) { return sr->diag; }
 
 #ifdef __cplusplus

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reservoir/export.h"
 #include "reservoir/status.h"
 
 #ifdef __cplusplus
@@ -37,8 +38,8 @@ static inline rsv_view rsv_view_make(const void *data, uint64_t off, uint64_t le
  * off + len > 8 * nbytes (evaluated without overflow); RSV_ERR_INVALID_ARGUMENT
  * when out is NULL, or bytes is NULL with nbytes > 0. *out is written only on
  * success. */
-rsv_status rsv_view_from_bytes(const void *bytes, size_t nbytes, uint64_t off,
-                               uint64_t len, rsv_view *out);
+RSV_API rsv_status rsv_view_from_bytes(const void *bytes, size_t nbytes, uint64_t off,
+                                       uint64_t len, rsv_view *out);
 
 /* Two views are identical when data, off and len are all equal (CODES.md §1.1). */
 static inline int rsv_view_identical(rsv_view a, rsv_view b)
@@ -47,7 +48,7 @@ static inline int rsv_view_identical(rsv_view a, rsv_view b)
 }
 
 /* Bit-equality: same length and the same bits. Loads only view bytes. */
-int rsv_view_bit_equal(rsv_view a, rsv_view b);
+RSV_API int rsv_view_bit_equal(rsv_view a, rsv_view b);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reservoir/export.h"
+#include "reservoir/expgolomb.h"
 #include "reservoir/golomb.h"
 #include "reservoir/status.h"
 #include "reservoir/view.h"
@@ -32,18 +34,18 @@ typedef struct rsv_writer {
 #define RSV_WRITER_MAX_BITS (UINT64_MAX - 7)
 
 /* Growable writer; allocates on first use. */
-void rsv_writer_init(rsv_writer *w);
+RSV_API void rsv_writer_init(rsv_writer *w);
 /* Fixed writer over buf[0..cap); overflowing it fails with RSV_ERR_TOO_LARGE
  * (the buffer is the implementation limit) and leaves the contents as they were. */
-void rsv_writer_init_fixed(rsv_writer *w, void *buf, size_t cap);
+RSV_API void rsv_writer_init_fixed(rsv_writer *w, void *buf, size_t cap);
 /* Lower the length limit (bits); useful to bound codes from untrusted values. */
-void rsv_writer_set_limit(rsv_writer *w, uint64_t max_bits);
+RSV_API void rsv_writer_set_limit(rsv_writer *w, uint64_t max_bits);
 /* Free a growable writer's storage (no-op for fixed); the writer is then empty. */
-void rsv_writer_free(rsv_writer *w);
+RSV_API void rsv_writer_free(rsv_writer *w);
 /* Forget the contents, keep the storage. */
-void rsv_writer_reset(rsv_writer *w);
+RSV_API void rsv_writer_reset(rsv_writer *w);
 /* Make sure `extra_bits` more bits fit without reallocating. */
-rsv_status rsv_writer_reserve(rsv_writer *w, uint64_t extra_bits);
+RSV_API rsv_status rsv_writer_reserve(rsv_writer *w, uint64_t extra_bits);
 
 static inline uint64_t rsv_writer_bits(const rsv_writer *w) { return w->nbits; }
 static inline size_t rsv_writer_nbytes(const rsv_writer *w) { return (size_t)((w->nbits + 7) / 8); }
@@ -56,24 +58,30 @@ static inline rsv_view rsv_writer_view(const rsv_writer *w)
 /* Hand the finished bytes (ceil(nbits/8), zero padded) to the caller. For a
  * growable writer *out must be released with free() and the writer is left
  * empty; for a fixed writer *out is the caller's own buffer. */
-rsv_status rsv_writer_finish(rsv_writer *w, uint8_t **out, size_t *nbytes);
+RSV_API rsv_status rsv_writer_finish(rsv_writer *w, uint8_t **out, size_t *nbytes);
 
-/* put(v, width): RSV_ERR_WIDTH for width > 64, RSV_ERR_VALUE_TOO_WIDE when
+/* The put functions take the value first and the code's parameter after it
+ * (as the spec's put(v, w)): rsv_put(w, v, width), rsv_put_eg(w, v, k),
+ * rsv_put_golomb(w, v, g), rsv_put_golomb_m(w, v, m).
+ *
+ * put(v, width): RSV_ERR_WIDTH for width > 64, RSV_ERR_VALUE_TOO_WIDE when
  * width < 64 and v >= 2^width. */
-rsv_status rsv_put(rsv_writer *w, uint64_t v, unsigned width);
+RSV_API rsv_status rsv_put(rsv_writer *w, uint64_t v, unsigned width);
 /* EG_k(v), 0 <= k <= 63 (RSV_ERR_BAD_ORDER otherwise); up to 129 bits. */
-rsv_status rsv_put_eg(rsv_writer *w, uint64_t v, unsigned k);
+RSV_API rsv_status rsv_put_eg(rsv_writer *w, uint64_t v, unsigned k);
 /* Golomb code of v; RSV_ERR_BAD_MODULUS for an invalid struct (m = 0);
  * RSV_ERR_TOO_LARGE / RSV_ERR_NOMEM, before appending anything, for a
  * quotient run that does not fit. */
-rsv_status rsv_put_golomb(rsv_writer *w, const rsv_golomb *g, uint64_t v);
-rsv_status rsv_put_golomb_m(rsv_writer *w, uint64_t m, uint64_t v);
+RSV_API rsv_status rsv_put_golomb(rsv_writer *w, uint64_t v, const rsv_golomb *g);
+/* The same for modulus m (RSV_ERR_BAD_MODULUS for m = 0); prefer
+ * rsv_golomb_init once per modulus in loops. */
+RSV_API rsv_status rsv_put_golomb_m(rsv_writer *w, uint64_t v, uint64_t m);
 /* `count` zero bits. */
-rsv_status rsv_put_zeros(rsv_writer *w, uint64_t count);
+RSV_API rsv_status rsv_put_zeros(rsv_writer *w, uint64_t count);
 /* Copy the bits of a view (loads only the view's bytes). */
-rsv_status rsv_put_view(rsv_writer *w, rsv_view v);
+RSV_API rsv_status rsv_put_view(rsv_writer *w, rsv_view v);
 /* Append n whole bytes (8n bits) at the current, possibly unaligned, position. */
-rsv_status rsv_put_bytes(rsv_writer *w, const void *bytes, size_t n);
+RSV_API rsv_status rsv_put_bytes(rsv_writer *w, const void *bytes, size_t n);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,7 @@ int main(void)
 {
     rsv_writer w;
     rsv_writer_init(&w);
-    if (rsv_put_eg(&w, 7, 0) || rsv_put_golomb_m(&w, 7, 20)) return 1;
+    if (rsv_put_eg(&w, 7, 0) || rsv_put_golomb_m(&w, 20, 7)) return 1;
     /* 0001000 001111 -> 00010000 01111000 = 0x10 0x78 */
     const uint8_t *b = rsv_writer_data(&w);
     if (rsv_writer_bits(&w) != 13 || b[0] != 0x10 || b[1] != 0x78) {
