@@ -6,11 +6,15 @@
  * calls after finish RSV_ERR_STATE, calls after a failure RSV_ERR_POISONED,
  * a fixed buffer's end RSV_ERR_TOO_LARGE (writer.h) — and KV03.md §1.2
  * (codes of at most 512 bits, longer → RSV_ERR_TOO_LARGE). */
+#define _DEFAULT_SOURCE /* mkdtemp */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "reservoir/golomb.h"
 #include "reservoir/kv03.h"
 #include "reservoir/merge.h"
 #include "reservoir/record.h"
@@ -40,6 +44,23 @@ Test(api_arguments, policy_check)
     cr_assert_eq(rsv_kv03_policy_check(NULL), RSV_ERR_INVALID_ARGUMENT);
     rsv_kv03_policy g0 = {RSV_BACKSPACE_GOLOMB, 0, 2, 3}; /* §4: Golomb m >= 1 */
     cr_assert_eq(rsv_kv03_policy_check(&g0), RSV_ERR_BAD_BACKSPACE);
+    rsv_kv03_policy unknown = {(rsv_backspace_code)9, 0, 2, 3}; /* neither EG nor Golomb */
+    cr_assert_eq(rsv_kv03_policy_check(&unknown), RSV_ERR_BAD_BACKSPACE);
+}
+
+Test(api_arguments, golomb)
+{
+    rsv_golomb g;
+    uint64_t nb;
+    cr_assert_eq(rsv_golomb_init(NULL, 3), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_golomb_init(&g, 3), RSV_OK);
+    cr_assert_eq(rsv_golomb_length(NULL, 1, &nb), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_golomb_length(&g, 1, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_golomb_length(&g, 7, &nb), RSV_OK);
+    cr_assert_eq(nb, 5); /* CODES.md §4.1, m = 3: w = 2, cutoff 1; v = 7: q = 2, r = 1 ≥ 1 → 2 + 1 + 2 */
+    cr_assert_eq(rsv_golomb_init(&g, 0), RSV_ERR_BAD_MODULUS);
+    cr_assert_eq(rsv_golomb_length(&g, 1, &nb), RSV_ERR_BAD_MODULUS);
+    cr_assert_eq(rsv_eg_length(5, 64), 0); /* golomb.h: 0 for k > 63 */
 }
 
 Test(api_arguments, kv03_writer)
@@ -57,18 +78,26 @@ Test(api_arguments, kv03_writer)
     cr_assert_eq(rsv_kv03_writer_add_span(NULL, "a", 1, NULL), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_kv03_writer_add_span(&w, "a", 1, NULL), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_kv03_writer_finish(NULL, NULL, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_writer_add(NULL, "a", 1, rsv_value_tombstone()), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_null(rsv_kv03_writer_temp_path(NULL));
+    cr_assert_null(rsv_kv03_writer_temp_path(&w)); /* in-memory writer */
+    rsv_kv03_writer_stats s0;
+    rsv_kv03_writer_get_stats(&w, &s0);
+    cr_assert_eq(s0.code_bytes, 0); /* no record yet: no code list */
     /* code = NULL in add_coded_span: the init's C0; a span copied from a value */
     uint8_t vb[1] = {'v'};
     rsv_value_span sp = {RSV_VALUE_PRESENT, 1, rsv_view_make(vb, 0, 8), 12};
     cr_assert_eq(rsv_kv03_writer_add_coded_span(&w, NULL, 5, "a", 1, &sp), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded_span(&w, NULL, 0, "b", 1, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_writer_add_span(&w, "b", 1, &sp), RSV_OK);
     rsv_kv03_writer_stats s;
     rsv_kv03_writer_get_stats(&w, &s);
     cr_assert(s.code_bytes > 0); /* the code list exists after record 0 */
     /* a present value of length 1 without bytes poisons the writer */
     rsv_value bad = {RSV_VALUE_PRESENT, NULL, 1};
-    cr_assert_eq(rsv_kv03_writer_add_coded(&w, NULL, 0, "b", 1, bad), RSV_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(rsv_kv03_writer_add(&w, "c", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
-    cr_assert_eq(rsv_kv03_writer_add_coded(&w, NULL, 0, "c", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, NULL, 0, "c", 1, bad), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_writer_add(&w, "d", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, NULL, 0, "d", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
     rsv_kv03_writer_free(&w);
 
     /* a key longer than any code stream can carry: TOO_LARGE before reading it */
@@ -370,4 +399,36 @@ Test(api_arguments, stream_reader)
     cr_assert_eq(rsv_stream_reader_next(&sr, &rec, &more), RSV_OK);
     cr_assert_eq(more, 0);
     rsv_stream_reader_free(&sr);
+}
+
+/* Paths: a relative path without a directory part (the temporary file and
+ * the directory fsync use "."), an empty file (§9.1 step 1: fewer than 96
+ * bytes → RSV_ERR_TRUNCATED_HEADER, whether mapped or copied). */
+Test(api_arguments, paths)
+{
+    char dir[] = "/tmp/rsv_api_args_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(chdir(dir), 0); /* Criterion runs each test in its own process */
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open_path_copy(NULL, NULL, &f), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_open_path_copy("x", NULL, NULL), RSV_ERR_INVALID_ARGUMENT);
+
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &k_pol, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add(&w, "a", 1, rsv_value_present("x", 1)), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish_path(&w, "rel.kv03"), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(rsv_kv03_open_path_copy("rel.kv03", &k_pol, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_scan(&f, NULL), RSV_OK);
+    rsv_kv03_close(&f);
+
+    FILE *e = fopen("empty.kv03", "wb");
+    cr_assert_not_null(e);
+    fclose(e);
+    cr_assert_eq(rsv_kv03_open_path("empty.kv03", NULL, &f), RSV_ERR_TRUNCATED_HEADER);
+    cr_assert_eq(rsv_kv03_open_path_copy("empty.kv03", NULL, &f), RSV_ERR_TRUNCATED_HEADER);
+    unlink("rel.kv03");
+    unlink("empty.kv03");
+    cr_assert_eq(chdir("/"), 0);
+    cr_assert_eq(rmdir(dir), 0); /* nothing else (no temporary) was left behind */
 }
