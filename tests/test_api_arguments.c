@@ -432,3 +432,40 @@ Test(api_arguments, paths)
     cr_assert_eq(chdir("/"), 0);
     cr_assert_eq(rmdir(dir), 0); /* nothing else (no temporary) was left behind */
 }
+
+Test(api_arguments, open_scan_finish)
+{
+    rsv_kv03_file f;
+    uint8_t *out;
+    size_t n;
+    uint64_t bit;
+    cr_assert_eq(rsv_kv03_open(NULL, 1, NULL, &f), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_open(k_c0, 1, NULL, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_open(NULL, 0, NULL, &f), RSV_ERR_TRUNCATED_HEADER); /* 0 bytes: §9.1 step 1 */
+    cr_assert_eq(rsv_kv03_open_path(NULL, NULL, &f), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_open_path("x", NULL, NULL), RSV_ERR_INVALID_ARGUMENT);
+    rsv_kv03_close(NULL);
+
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &k_pol, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, NULL, &n), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_writer_finish_path(NULL, "x"), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_writer_finish_path(&w, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_writer_commit(NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
+    rsv_kv03_writer_free(&w);
+
+    cr_assert_eq(rsv_kv03_open(out, n, &k_pol, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_block_offset(NULL, 0, &bit), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_block_offset(&f, 0, NULL), RSV_ERR_INVALID_ARGUMENT);
+    rsv_kv03_scanner sc;
+    rsv_kv03_scanner_init(&sc);
+    cr_assert_eq(rsv_kv03_scanner_scan(NULL, &f, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_scanner_scan(&sc, NULL, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_scanner_scan(&sc, &f, NULL), RSV_OK);
+    rsv_kv03_scanner_free(&sc);
+    rsv_kv03_scanner_free(NULL);
+    rsv_kv03_close(&f);
+    free(out);
+}
