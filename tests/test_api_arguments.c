@@ -469,3 +469,54 @@ Test(api_arguments, open_scan_finish)
     rsv_kv03_close(&f);
     free(out);
 }
+
+/* Output paths: a directory that does not exist is RSV_ERR_IO (kv03.h: the
+ * file cannot be created) and poisons a merge; a path merge publishes only at
+ * the init path (merge.h: another path is RSV_ERR_INVALID_ARGUMENT). */
+Test(api_arguments, output_paths)
+{
+    char dir[] = "/tmp/rsv_api_out_XXXXXX", p1[64], p2[64], bad[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(p1, sizeof p1, "%s/out.kv03", dir);
+    snprintf(p2, sizeof p2, "%s/other.kv03", dir);
+    snprintf(bad, sizeof bad, "%s/missing/x.kv03", dir);
+    size_t n;
+    uint8_t *bytes = two_code_file(&n);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(bytes, n, &k_pol, &f), RSV_OK);
+    const rsv_kv03_file *in[2] = {&f, &f};
+
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &k_pol, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish_path(&w, bad), RSV_ERR_IO);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(rsv_kv03_writer_init_path(&w, &k_pol, NULL, 0, bad), RSV_ERR_IO);
+    rsv_kv03_writer_free(&w);
+
+    rsv_merge m;
+    uint8_t *out;
+    size_t len;
+    cr_assert_eq(rsv_merge_init(&m, in, 2, 0), RSV_OK);
+    cr_assert_eq(rsv_merge_run(&m), RSV_OK);
+    cr_assert_eq(rsv_merge_finish_path(&m, bad), RSV_ERR_IO);
+    cr_assert_eq(rsv_merge_finish(&m, &out, &len), RSV_ERR_POISONED);
+    rsv_merge_free(&m);
+
+    cr_assert_eq(rsv_merge_init_path(&m, in, 2, 0, p1), RSV_OK);
+    cr_assert_eq(rsv_merge_commit(&m), RSV_ERR_STATE); /* not done */
+    cr_assert_eq(rsv_merge_run(&m), RSV_OK);
+    cr_assert_eq(rsv_merge_finish_path(&m, p2), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_merge_finish(&m, &out, &len), RSV_ERR_STATE); /* a path merge */
+    cr_assert_eq(rsv_merge_commit(&m), RSV_OK);
+    cr_assert_eq(rsv_merge_commit(&m), RSV_ERR_STATE); /* after a commit */
+    rsv_merge_free(&m);
+    rsv_kv03_file g;
+    cr_assert_eq(rsv_kv03_open_path_copy(p1, &k_pol, &g), RSV_OK);
+    cr_assert(g.size == n && memcmp(g.bytes, bytes, n) == 0); /* a file merged with itself */
+    rsv_kv03_close(&g);
+    cr_assert_eq(access(p2, F_OK), -1);
+    unlink(p1);
+    cr_assert_eq(rmdir(dir), 0); /* no temporary left behind */
+    rsv_kv03_close(&f);
+    free(bytes);
+}
