@@ -1,5 +1,6 @@
-/* Code seeks (rsv_kv03_frames_seek_code, rsv_kv03_cursor_seek_code) on files
- * whose dictionary or seeds are corrupt: the failure is the §6.3 status, it
+/* Code seeks (rsv_kv03_frames_seek_code, rsv_kv03_cursor_seek_code) and code
+ * views (rsv_kv03_code) on files whose dictionary or seeds are corrupt: the
+ * failure is the §6.3 status (kv03.h for rsv_kv03_code before the check), it
  * poisons the walker, and the cursor reports it too. Files: written by the
  * codec writer, then edited with the surgeon (tests/support/kv03_surgeon.h)
  * and resealed, so open succeeds (it reads neither section 5 nor 7, §6.3). */
@@ -100,6 +101,32 @@ Test(kv03_seek_errors, seed_range_while_skipping)
     cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 2), RSV_ERR_SEED_RANGE);
     cr_assert_eq(rsv_kv03_cursor_diag(&c).status, RSV_ERR_SEED_RANGE);
     rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&f);
+    rsv_sg_free(&s);
+    free(base);
+}
+
+/* Codes `0`, `10`: section 6 = [0, 1, 3]. With e_1 = 5 > dictionary bits 3,
+ * D_0 = [0, 5) and D_1 = [5, 3) leave section 5: rsv_kv03_code gives
+ * SECTION_ENDPOINTS for both (kv03.h); the §6.3 check passes step 1 (e_0 = 0,
+ * e_2 = 3 = dictionary bits) and fails step 2 (e_2 ≤ e_1): DICTIONARY_SHAPE. */
+Test(kv03_seek_errors, code_offsets_outside_section_5)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x80, 2, "a"}};
+    size_t n;
+    uint8_t *base = write_file(r, 2, &n);
+    rsv_surgeon s;
+    rsv_sg_init(&s, base, n);
+    size_t e = section_byte(&s, 6);
+    cr_assert(rsv_sg_get(&s, e, 8) == 0 && rsv_sg_get(&s, e + 8, 8) == 1 && rsv_sg_get(&s, e + 16, 8) == 3);
+    rsv_sg_set(&s, e + 8, 8, 5);
+    rsv_sg_reseal(&s);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    rsv_view v;
+    cr_assert_eq(rsv_kv03_code(&f, 0, &v), RSV_ERR_SECTION_ENDPOINTS);
+    cr_assert_eq(rsv_kv03_code(&f, 1, &v), RSV_ERR_SECTION_ENDPOINTS);
+    cr_assert_eq(rsv_kv03_dictionary_check(&f), RSV_ERR_DICTIONARY_SHAPE);
     rsv_kv03_close(&f);
     rsv_sg_free(&s);
     free(base);
