@@ -11,14 +11,15 @@
 # + minimized corpora under MSan and under UBSan (replay engine), run the
 # bounded-exhaustive differential driver (rsv_diffcheck; --max-len 16, 18 with
 # a budget of 30 minutes or more, 20 with two hours or more) when a build of
-# rsv_diffcheck exists, write the coverage report (build/coverage/) and
+# rsv_diffcheck exists, run the KV03 exhaustive merges
+# (RSV_KV03_EXHAUSTIVE_FULL=1 test_kv03_diff_exhaustive), write the coverage report (build/coverage/) and
 # build/nightly/summary.md + summary.json. Then mutation testing of codec/
 # (tests/mutation/run, docs/mutation.md; its score goes into the summary, a
 # surviving mutant not argued equivalent is a finding). Exit 1 on any finding.
 #
 # A part that does not finish within its time budget is a failure, unless the
-# budget was explicitly reduced (RSV_NIGHTLY_DIFFCHECK_SECONDS below the
-# default): then it is recorded as incomplete. fuzz/lib/nightly_budget_test.sh
+# budget was explicitly reduced (RSV_NIGHTLY_DIFFCHECK_SECONDS or
+# RSV_NIGHTLY_KV03X_SECONDS below its default): then it is recorded as incomplete. fuzz/lib/nightly_budget_test.sh
 # tests that rule.
 
 # The diffcheck part's time budget: max(budget, 10 minutes), unless
@@ -29,6 +30,16 @@ diffcheck_budget() {
     dflt=$(( budget * 60 > 600 ? budget * 60 : 600 ))
     cap=${RSV_NIGHTLY_DIFFCHECK_SECONDS:-$dflt}
     [[ $cap =~ ^[1-9][0-9]*$ ]] || die "RSV_NIGHTLY_DIFFCHECK_SECONDS must be a positive integer (got '$cap')"
+    echo "$cap $(( cap < dflt ? 1 : 0 ))"
+}
+
+# The KV03 exhaustive part's time budget: max(budget, 90 minutes), unless
+# RSV_NIGHTLY_KV03X_SECONDS sets it; printed as diffcheck_budget does.
+kv03x_budget() {
+    local budget=$1 dflt cap
+    dflt=$(( budget * 60 > 5400 ? budget * 60 : 5400 ))
+    cap=${RSV_NIGHTLY_KV03X_SECONDS:-$dflt}
+    [[ $cap =~ ^[1-9][0-9]*$ ]] || die "RSV_NIGHTLY_KV03X_SECONDS must be a positive integer (got '$cap')"
     echo "$cap $(( cap < dflt ? 1 : 0 ))"
 }
 
@@ -132,6 +143,37 @@ cmd_nightly() {
         dpid=$!
     fi
 
+    # 5b (also in the background): the bounded-exhaustive KV03 merges,
+    # tests/test_kv03_diff_exhaustive.c with RSV_KV03_EXHAUSTIVE_FULL=1 (all
+    # ordered pairs of the six-key universe and all triples over a 4-key
+    # sub-universe, EG0 W=2 and Golomb-3 W=1, drop-tombstones off and on;
+    # docs/testing.md), ASan+UBSan, within kv03x_budget. Not finishing in time
+    # is a failure; so is any of its four tests not passing (a skip included).
+    local kx="" kpid="" kstart kcap kreduced kdir
+    read -r kcap kreduced <<<"$(kv03x_budget "$budget")"
+    kdir="$BUILD_ROOT/asan-ubsan"
+    if [[ ! -f $kdir/build.ninja ]]; then
+        kdir="$BUILD_ROOT/nightly-kv03x"
+        local kflags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+        cmake -S "$ROOT" -B "$kdir" -G Ninja -DCMAKE_C_COMPILER="$CC_CLANG" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+            -DCMAKE_C_FLAGS="$kflags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+            -DRSV_BUILD_FUZZ=OFF -DRSV_BUILD_TOOLS=OFF -DRSV_INSTALL_TEST=OFF >"$out/kv03x-build.log" 2>&1
+    fi
+    echo "+ cmake --build $kdir --target test_kv03_diff_exhaustive"
+    if cmake --build "$kdir" --target test_kv03_diff_exhaustive >>"$out/kv03x-build.log" 2>&1; then
+        kx="$kdir/tests/test_kv03_diff_exhaustive"
+        echo "+ RSV_KV03_EXHAUSTIVE_FULL=1 timeout $kcap $kx --filter '*/*_full*' (background)"
+        kstart=$(date +%s)
+        # shellcheck disable=SC2046
+        env $(sanitizer_env) RSV_KV03_EXHAUSTIVE_FULL=1 timeout "$kcap" "$kx" --jobs 1 --verbose=1 \
+            --filter '*/*_full*' >"$out/kv03x.log" 2>&1 &
+        kpid=$!
+    else
+        echo "nightly: building test_kv03_diff_exhaustive failed (see $out/kv03x-build.log)" >&2
+        record kv03exhaustive "FAIL (build failed)" 0 "test_kv03_diff_exhaustive" "${out#"$ROOT"/}/kv03x-build.log"
+        rc=1
+    fi
+
     # 3. Minimize: checked-in (without regressions/) + libFuzzer scratch + AFL++ queues.
     for t in "${tgts[@]}"; do
         local stage="$WORK_ROOT/$t/minimize"
@@ -169,6 +211,22 @@ cmd_nightly() {
         echo "nightly: rsv_diffcheck --max-len $dlen: $dstatus ($(( $(date +%s) - dstart )) s)"
     else
         record diffcheck skipped 0 "rsv_diffcheck --max-len $dlen (no build/*/tests/rsv_diffcheck)" ""
+    fi
+
+    if [[ -n $kpid ]]; then
+        local krc=0 kstatus
+        wait "$kpid" || krc=$?
+        if kstatus=$(capped_status "$krc" "$kcap" "$kreduced"); then
+            # four *_full tests, none skipped (Criterion exits 0 on a skip)
+            if [[ $kstatus == ok ]] && ! grep -q 'Tested: 4 | Passing: 4 |' "$out/kv03x.log"; then
+                kstatus="FAIL (not all four full tests ran and passed)"; rc=1
+            fi
+        else
+            rc=1
+        fi
+        record kv03exhaustive "$kstatus" "$(( $(date +%s) - kstart ))" \
+            "RSV_KV03_EXHAUSTIVE_FULL=1 $kx --filter '*/*_full*'" "${out#"$ROOT"/}/kv03x.log"
+        echo "nightly: KV03 exhaustive merges: $kstatus ($(( $(date +%s) - kstart )) s)"
     fi
 
     # 6. Coverage of checked-in + minimized corpora.

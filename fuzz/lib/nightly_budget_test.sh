@@ -40,5 +40,10 @@ b 60 60 "60 1"
 b 60 7200 "7200 0"
 b 5 600 "600 0"
 
+# The KV03 exhaustive part: max(budget, 90 min), same reduction rule.
+got=$(unset RSV_NIGHTLY_KV03X_SECONDS; kv03x_budget 5);   check "kv03x budget 5 min" "5400 0" 0 "$got" 0
+got=$(unset RSV_NIGHTLY_KV03X_SECONDS; kv03x_budget 120); check "kv03x budget 120 min" "7200 0" 0 "$got" 0
+got=$(RSV_NIGHTLY_KV03X_SECONDS=600 kv03x_budget 5);      check "kv03x budget reduced" "600 1" 0 "$got" 0
+
 echo "$passed passed, $failed failed"
 (( failed == 0 && passed > 0 ))

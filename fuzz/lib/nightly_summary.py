@@ -23,7 +23,7 @@ def main(argv):
     if len(argv) != 4:
         sys.stderr.write(__doc__)
         return 2
-    targets, diffcheck, meta, cov_all, mutation = {}, {}, {}, {}, {}
+    targets, diffcheck, meta, cov_all, mutation, kv03x = {}, {}, {}, {}, {}, {}
 
     def tgt(name):
         return targets.setdefault(name, {"target": name, "engines": {}, "replays": {}})
@@ -56,6 +56,8 @@ def main(argv):
                     cov_all = cov(r[1:7])
             elif kind == "diffcheck":
                 diffcheck = {"status": r[1], "seconds": num(r[2]), "command": r[3], "log": r[4]}
+            elif kind == "kv03exhaustive":
+                kv03x = {"status": r[1], "seconds": num(r[2]), "command": r[3], "log": r[4]}
             elif kind == "mutation":
                 mutation = read_mutation(r[1], r[2] if len(r) > 2 else "", r[3] if len(r) > 3 else "")
             elif kind == "meta":
@@ -83,7 +85,10 @@ def main(argv):
     if diffcheck.get("status", "").startswith("FAIL"):
         findings.append(f"`{diffcheck['command']}`: {diffcheck['status']} ({diffcheck['log']})")
 
-    doc = {"meta": meta, "targets": list(targets.values()), "diffcheck": diffcheck,
+    if kv03x.get("status", "").startswith("FAIL"):
+        findings.append(f"`{kv03x['command']}`: {kv03x['status']} ({kv03x['log']})")
+
+    doc = {"meta": meta, "targets": list(targets.values()), "diffcheck": diffcheck, "kv03_exhaustive": kv03x,
            "coverage_total": cov_all, "mutation": mutation, "findings": findings}
     with open(argv[3], "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=2)
@@ -153,6 +158,9 @@ def render_md(doc):
     d = doc["diffcheck"]
     out += ["", f"Bounded-exhaustive differential driver (`{d.get('command')}`): {d.get('status')}"
             f"{' in ' + str(d.get('seconds')) + ' s' if d.get('status') != 'skipped' else ''}.", ""]
+    k = doc.get("kv03_exhaustive") or {}
+    if k:
+        out += [f"KV03 exhaustive merges (`{k.get('command')}`): {k.get('status')} in {k.get('seconds')} s.", ""]
     mu = doc.get("mutation") or {}
     if mu:
         if mu.get("score_percent") is not None or mu.get("evaluated"):

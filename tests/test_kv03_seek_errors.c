@@ -1,0 +1,133 @@
+/* Code seeks (rsv_kv03_frames_seek_code, rsv_kv03_cursor_seek_code) and code
+ * views (rsv_kv03_code) on files whose dictionary or seeds are corrupt: the
+ * failure is the §6.3 status (kv03.h for rsv_kv03_code before the check), it
+ * poisons the walker, and the cursor reports it too. Files: written by the
+ * codec writer, then edited with the surgeon (tests/support/kv03_surgeon.h)
+ * and resealed, so open succeeds (it reads neither section 5 nor 7, §6.3). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kv03_surgeon.h"
+#include "reservoir/kv03.h"
+
+static const rsv_kv03_policy k_pol = {RSV_BACKSPACE_EG, 0, 2, 3};
+
+typedef struct rec {
+    uint8_t code;      /* MSB-first */
+    uint64_t code_bits;
+    const char *key;
+} rec;
+
+static uint8_t *write_file(const rec *r, size_t n, size_t *len)
+{
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &k_pol, NULL, 0), RSV_OK);
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(rsv_kv03_writer_add_coded(&w, &r[i].code, r[i].code_bits, r[i].key, strlen(r[i].key),
+                                               rsv_value_present("x", 1)),
+                     RSV_OK);
+    uint8_t *out;
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, len), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    return out;
+}
+
+/* File byte of section i's first byte (directory offsets are body offsets). */
+static size_t section_byte(const rsv_surgeon *s, unsigned i) { return 96u + rsv_sg_get(s, RSV_SG_SEC_OFF(i), 8); }
+
+/* Codes `0`, `10` (§6.1: section 5 = `010` → byte 0x40). Rewritten to `110`:
+ * D_0 = `1` is a prefix of D_1 = `10` → §6.3 step 4 DICTIONARY_ORDER. */
+Test(kv03_seek_errors, dictionary_order)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x00, 1, "b"}, {0x80, 2, "a"}};
+    size_t n;
+    uint8_t *base = write_file(r, 3, &n);
+    rsv_surgeon s;
+    rsv_sg_init(&s, base, n);
+    size_t d = section_byte(&s, 5);
+    cr_assert_eq(s.b[d], 0x40);
+    s.b[d] = 0xC0;
+    rsv_sg_reseal(&s);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+
+    rsv_kv03_frames fw;
+    cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_ERR_DICTIONARY_ORDER);
+    cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 1), RSV_ERR_DICTIONARY_ORDER);
+    rsv_kv03_cursor c;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_ERR_DICTIONARY_ORDER);
+    cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 1), RSV_ERR_DICTIONARY_ORDER);
+    cr_assert_eq(rsv_kv03_cursor_diag(&c).status, RSV_ERR_DICTIONARY_ORDER);
+    rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&f);
+    rsv_sg_free(&s);
+    free(base);
+}
+
+/* Codes `0`, `10`, `11` (m = 3, seed width 2), W = 2: blocks start with
+ * records 0, 2, 4 of codes 0, 1, 2: seeds `00 01 10` = byte 0x18 (§6.2).
+ * Block 1's seed set to 3 (`00 11 10` = 0x38): seeking code 2 finds
+ * [first, last] = [0, 1] (seeds 0 < 2 ≤ 3), starts at block 0 and fails when
+ * the skipped frames reach block 1: seed 3 ≥ m → SEED_RANGE (§6.3), at
+ * record 2 (the block start), which poisons the walker. */
+Test(kv03_seek_errors, seed_range_while_skipping)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x00, 1, "b"}, {0x80, 2, "a"}, {0x80, 2, "b"}, {0xC0, 2, "a"}};
+    size_t n;
+    uint8_t *base = write_file(r, 5, &n);
+    rsv_surgeon s;
+    rsv_sg_init(&s, base, n);
+    size_t sd = section_byte(&s, 7);
+    cr_assert_eq(s.b[sd], 0x18);
+    s.b[sd] = 0x38;
+    rsv_sg_reseal(&s);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    uint64_t first, last;
+    cr_assert_eq(rsv_kv03_first_block_of_code(&f, 2, &first, &last), RSV_OK);
+    cr_assert(first == 0 && last == 1);
+
+    rsv_kv03_frames fw;
+    cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 2), RSV_ERR_SEED_RANGE);
+    cr_assert_eq(fw.diag.status, RSV_ERR_SEED_RANGE);
+    cr_assert_eq(fw.diag.record, 2);
+    rsv_kv03_frame fr;
+    int more;
+    cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_ERR_POISONED);
+    rsv_kv03_cursor c;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 2), RSV_ERR_SEED_RANGE);
+    cr_assert_eq(rsv_kv03_cursor_diag(&c).status, RSV_ERR_SEED_RANGE);
+    rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&f);
+    rsv_sg_free(&s);
+    free(base);
+}
+
+/* Codes `0`, `10`: section 6 = [0, 1, 3]. With e_1 = 5 > dictionary bits 3,
+ * D_0 = [0, 5) and D_1 = [5, 3) leave section 5: rsv_kv03_code gives
+ * SECTION_ENDPOINTS for both (kv03.h); the §6.3 check passes step 1 (e_0 = 0,
+ * e_2 = 3 = dictionary bits) and fails step 2 (e_2 ≤ e_1): DICTIONARY_SHAPE. */
+Test(kv03_seek_errors, code_offsets_outside_section_5)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x80, 2, "a"}};
+    size_t n;
+    uint8_t *base = write_file(r, 2, &n);
+    rsv_surgeon s;
+    rsv_sg_init(&s, base, n);
+    size_t e = section_byte(&s, 6);
+    cr_assert(rsv_sg_get(&s, e, 8) == 0 && rsv_sg_get(&s, e + 8, 8) == 1 && rsv_sg_get(&s, e + 16, 8) == 3);
+    rsv_sg_set(&s, e + 8, 8, 5);
+    rsv_sg_reseal(&s);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    rsv_view v;
+    cr_assert_eq(rsv_kv03_code(&f, 0, &v), RSV_ERR_SECTION_ENDPOINTS);
+    cr_assert_eq(rsv_kv03_code(&f, 1, &v), RSV_ERR_SECTION_ENDPOINTS);
+    cr_assert_eq(rsv_kv03_dictionary_check(&f), RSV_ERR_DICTIONARY_SHAPE);
+    rsv_kv03_close(&f);
+    rsv_sg_free(&s);
+    free(base);
+}
