@@ -204,7 +204,7 @@ Test(api_arguments, values_keys_writer)
     cr_assert_eq(rsv_put_key_kv03(&w, (const uint8_t *)"a", 1, 0), RSV_OK);
     cr_assert_eq(rsv_writer_bits(&w), 15);
 
-    cr_assert_eq(rsv_put_golomb(&w, NULL, 1), RSV_ERR_BAD_MODULUS);
+    cr_assert_eq(rsv_put_golomb(&w, 1, NULL), RSV_ERR_BAD_MODULUS);
     cr_assert_eq(rsv_put_bytes(&w, NULL, 1), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_put_bytes(&w, vb, SIZE_MAX), RSV_ERR_TOO_LARGE);
     uint8_t *out;
