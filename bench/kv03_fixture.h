@@ -12,12 +12,18 @@
 #include <stdint.h>
 
 #include "reservoir/kv03.h"
+#include "reservoir/stream.h"
 #include "reservoir/writer.h"
 
 typedef struct kv03_shape {
     const char *name; /* "prefix-6" ... */
     int hash;         /* 0: prefix key, 1: hash key */
     unsigned max;     /* maximum value length */
+    /* 0: one code, C0 = `0` (WORKLOADS.md §4). 4: the non-normative
+     * multi-code fixture: the sorted records split into quarters by sorted
+     * position, quarter q under code q of {`0`, `10`, `110`, `111`} (ordered
+     * like the codes, so the logical order is the key order). */
+    unsigned codes;
 } kv03_shape;
 
 typedef struct kv03_fixture {
@@ -32,6 +38,7 @@ typedef struct kv03_fixture {
     rsv_kv03_file file;   /* <fixture>.kv, mmap'd and opened */
     rsv_writer stream_w;  /* owns the record stream bytes */
     rsv_view stream;      /* exactly E bits */
+    rsv_code_set set;     /* multi-code: the stream's code set (m = 0 for one code) */
 } kv03_fixture;
 
 /* Build everything above (aborts through rsv_bench_fail on any mismatch). */

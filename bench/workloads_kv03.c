@@ -95,6 +95,28 @@ uint64_t rsv_bench_body_kv03_records(void *state)
     return h;
 }
 
+/* The multi-code fixture's stream: the same body with the fixture's code
+ * set (a one-code reader would stop at the first code change). */
+uint64_t rsv_bench_body_kv03_records_set(void *state)
+{
+    read_state *s = state;
+    rsv_stream_reader *sr = &s->sr;
+    rsv_stream_record r;
+    int more;
+    uint64_t h = 0, n = 0;
+    if (rsv_stream_reader_reset_set(sr, s->fx->stream, &s->fx->set) != RSV_OK)
+        rsv_bench_fail("stream reset failed");
+    for (;; n++) {
+        if (rsv_stream_reader_next(sr, &r, &more) != RSV_OK) rsv_bench_fail("stream reader failed");
+        if (!more) break;
+        size_t kl = r.key_len, vl = r.value.len;
+        h = kv03_fold(kv03_fold(kv03_fold(kv03_fold(kv03_fold(h, kl), kl ? r.key[kl - 1] : 0), vl),
+                                vl ? r.value.data[vl - 1] : 0), r.end);
+    }
+    if (n != s->fx->R) rsv_bench_fail("records: %llu records", (unsigned long long)n);
+    return h;
+}
+
 uint64_t rsv_bench_body_kv03_scan(void *state)
 {
     read_state *s = state;
@@ -103,6 +125,12 @@ uint64_t rsv_bench_body_kv03_scan(void *state)
 }
 
 #else /* baseline */
+
+uint64_t rsv_bench_body_kv03_records_set(void *state)
+{
+    (void)state; /* the multi-code fixture is candidate-only */
+    rsv_bench_fail("multi-code workloads run on the candidate side only");
+}
 
 uint64_t rsv_bench_body_kv03_frames(void *state)
 {
@@ -195,7 +223,9 @@ static int read_prepare(const rsv_bench_params *p, void *module_state, const voi
     switch (kc->kind) {
     case KV03_FRAMES: w->body = rsv_bench_body_kv03_frames; break;
     case KV03_CURSOR: w->body = rsv_bench_body_kv03_cursor; break;
-    case KV03_RECORDS: w->body = rsv_bench_body_kv03_records; break;
+    case KV03_RECORDS:
+        w->body = kc->shape->codes ? rsv_bench_body_kv03_records_set : rsv_bench_body_kv03_records;
+        break;
     default: w->body = rsv_bench_body_kv03_scan; break;
     }
     return 0;
@@ -215,8 +245,11 @@ static void kv03_close(void *module_state)
     free(ms);
 }
 
-static const kv03_shape k_p6 = {"prefix-6", 0, 6}, k_p512 = {"prefix-512", 0, 512},
-                        k_h6 = {"hash-6", 1, 6}, k_h512 = {"hash-512", 1, 512};
+static const kv03_shape k_p6 = {"prefix-6", 0, 6, 0}, k_p512 = {"prefix-512", 0, 512, 0},
+                        k_h6 = {"hash-6", 1, 6, 0}, k_h512 = {"hash-512", 1, 512, 0};
+#if RSV_BENCH_CANDIDATE
+static const kv03_shape k_p6c4 = {"prefix-6-c4", 0, 6, 4}; /* non-normative, kv03_fixture.h */
+#endif
 
 #define CASES(id, sh)                                                                           \
     static const kv03_case id##_frames = {&sh, KV03_FRAMES, 0}, id##_cursor = {&sh, KV03_CURSOR, 0}, \
@@ -227,6 +260,11 @@ CASES(p6, k_p6)
 CASES(p512, k_p512)
 CASES(h6, k_h6)
 CASES(h512, k_h512)
+#if RSV_BENCH_CANDIDATE
+static const kv03_case p6c4_frames = {&k_p6c4, KV03_FRAMES, 0}, p6c4_cursor = {&k_p6c4, KV03_CURSOR, 0},
+                       p6c4_records = {&k_p6c4, KV03_RECORDS, 0},
+                       p6c4_md = {&k_p6c4, KV03_MERGE_DISJOINT, 2}, p6c4_mo = {&k_p6c4, KV03_MERGE_OVERLAP, 2};
+#endif
 
 /* Merges (and the oracle's scan) allocate by design: their counts are
  * reported, not gated. The codec's scan allocates too (see performance.md). */
@@ -241,8 +279,23 @@ CASES(h512, k_h512)
     {name "/merge-n4", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m4, kv03_merge_prepare},             \
     {name "/merge-n8", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m8, kv03_merge_prepare}
 
+/* The multi-code fixture, next to its one-code equivalent prefix-6: the
+ * frames, cursor, records and merge workloads of §5 on the same records
+ * split over 4 codes (docs/performance.md). The baseline side (oracle v1
+ * walkers) has no multi-code counterpart: candidate only. */
+#define MULTI RSV_BENCH_MULTICODE
+#define SPECS_MULTI(id, name)                                                                   \
+    {name "/frames", MULTI, 1, &id##_frames, read_prepare},                                      \
+    {name "/cursor", MULTI, 1, &id##_cursor, read_prepare},                                      \
+    {name "/records", MULTI, 1, &id##_records, read_prepare},                                    \
+    {name "/merge-disjoint", MULTI | MAYALLOC, 2, &id##_md, kv03_merge_prepare},                 \
+    {name "/merge-overlap", MULTI | MAYALLOC, 2, &id##_mo, kv03_merge_prepare}
+
 static const rsv_bench_spec k_specs[] = {
     SPECS(p6, "prefix-6"), SPECS(p512, "prefix-512"), SPECS(h6, "hash-6"), SPECS(h512, "hash-512"),
+#if RSV_BENCH_CANDIDATE
+    SPECS_MULTI(p6c4, "prefix-6-c4"),
+#endif
 };
 
 const rsv_bench_module rsv_bench_kv03_module = {
