@@ -275,6 +275,9 @@ Test(stream_v2, code_change_down_is_unsorted)
     uint64_t E = rsv_parse_bits("1 10 1 1 0  011 0 1 1 0", s, sizeof s, 0);
     const char *a[2] = {"0", "10"};
     expect_failure(s, E, a, 2, RSV_ERR_UNSORTED, E, 1);
+    /* the set in the other order: indices would rise (0 → 1), the codes do not */
+    const char *b[2] = {"10", "0"};
+    expect_failure(s, E, b, 2, RSV_ERR_UNSORTED, E, 1);
 }
 
 /* ---- writer checks (§11.1 order) ----------------------------------------- */
