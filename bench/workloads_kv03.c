@@ -76,14 +76,14 @@ uint64_t rsv_bench_body_kv03_cursor(void *state)
     return h;
 }
 
-uint64_t rsv_bench_body_kv03_records(void *state)
+/* The records body after the reader's reset: decode every record, fold
+ * (inlined into both bodies below). */
+static inline uint64_t records_fold(read_state *s)
 {
-    read_state *s = state;
     rsv_stream_reader *sr = &s->sr;
     rsv_stream_record r;
     int more;
     uint64_t h = 0, n = 0;
-    if (rsv_stream_reader_reset(sr, s->fx->stream, NULL, 0) != RSV_OK) rsv_bench_fail("stream reset failed");
     for (;; n++) {
         if (rsv_stream_reader_next(sr, &r, &more) != RSV_OK) rsv_bench_fail("stream reader failed");
         if (!more) break;
@@ -95,26 +95,21 @@ uint64_t rsv_bench_body_kv03_records(void *state)
     return h;
 }
 
+uint64_t rsv_bench_body_kv03_records(void *state)
+{
+    read_state *s = state;
+    if (rsv_stream_reader_reset(&s->sr, s->fx->stream, NULL, 0) != RSV_OK) rsv_bench_fail("stream reset failed");
+    return records_fold(s);
+}
+
 /* The multi-code fixture's stream: the same body with the fixture's code
  * set (a one-code reader would stop at the first code change). */
 uint64_t rsv_bench_body_kv03_records_set(void *state)
 {
     read_state *s = state;
-    rsv_stream_reader *sr = &s->sr;
-    rsv_stream_record r;
-    int more;
-    uint64_t h = 0, n = 0;
-    if (rsv_stream_reader_reset_set(sr, s->fx->stream, &s->fx->set) != RSV_OK)
+    if (rsv_stream_reader_reset_set(&s->sr, s->fx->stream, &s->fx->set) != RSV_OK)
         rsv_bench_fail("stream reset failed");
-    for (;; n++) {
-        if (rsv_stream_reader_next(sr, &r, &more) != RSV_OK) rsv_bench_fail("stream reader failed");
-        if (!more) break;
-        size_t kl = r.key_len, vl = r.value.len;
-        h = kv03_fold(kv03_fold(kv03_fold(kv03_fold(kv03_fold(h, kl), kl ? r.key[kl - 1] : 0), vl),
-                                vl ? r.value.data[vl - 1] : 0), r.end);
-    }
-    if (n != s->fx->R) rsv_bench_fail("records: %llu records", (unsigned long long)n);
-    return h;
+    return records_fold(s);
 }
 
 uint64_t rsv_bench_body_kv03_scan(void *state)
@@ -269,12 +264,15 @@ static const kv03_case p6c4_frames = {&k_p6c4, KV03_FRAMES, 0}, p6c4_cursor = {&
 /* Merges (and the oracle's scan) allocate by design: their counts are
  * reported, not gated. The codec's scan allocates too (see performance.md). */
 #define MAYALLOC RSV_BENCH_ALLOCS_REPORTED
+/* The five WORKLOADS.md §5 workloads of a fixture, of the given kind. */
+#define SPECS5(id, name, kind)                                                                  \
+    {name "/frames", kind, 1, &id##_frames, read_prepare},                                       \
+    {name "/cursor", kind, 1, &id##_cursor, read_prepare},                                       \
+    {name "/records", kind, 1, &id##_records, read_prepare},                                     \
+    {name "/merge-disjoint", kind | MAYALLOC, 2, &id##_md, kv03_merge_prepare},                  \
+    {name "/merge-overlap", kind | MAYALLOC, 2, &id##_mo, kv03_merge_prepare}
 #define SPECS(id, name)                                                                         \
-    {name "/frames", RSV_BENCH_NORMATIVE, 1, &id##_frames, read_prepare},                        \
-    {name "/cursor", RSV_BENCH_NORMATIVE, 1, &id##_cursor, read_prepare},                        \
-    {name "/records", RSV_BENCH_NORMATIVE, 1, &id##_records, read_prepare},                      \
-    {name "/merge-disjoint", RSV_BENCH_NORMATIVE | MAYALLOC, 2, &id##_md, kv03_merge_prepare},   \
-    {name "/merge-overlap", RSV_BENCH_NORMATIVE | MAYALLOC, 2, &id##_mo, kv03_merge_prepare},    \
+    SPECS5(id, name, RSV_BENCH_NORMATIVE),                                                       \
     {name "/scan", RSV_BENCH_EXTRA | MAYALLOC, 1, &id##_scan, read_prepare},                     \
     {name "/merge-n4", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m4, kv03_merge_prepare},             \
     {name "/merge-n8", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m8, kv03_merge_prepare}
@@ -283,13 +281,7 @@ static const kv03_case p6c4_frames = {&k_p6c4, KV03_FRAMES, 0}, p6c4_cursor = {&
  * frames, cursor, records and merge workloads of §5 on the same records
  * split over 4 codes (docs/performance.md). The baseline side (oracle v1
  * walkers) has no multi-code counterpart: candidate only. */
-#define MULTI RSV_BENCH_MULTICODE
-#define SPECS_MULTI(id, name)                                                                   \
-    {name "/frames", MULTI, 1, &id##_frames, read_prepare},                                      \
-    {name "/cursor", MULTI, 1, &id##_cursor, read_prepare},                                      \
-    {name "/records", MULTI, 1, &id##_records, read_prepare},                                    \
-    {name "/merge-disjoint", MULTI | MAYALLOC, 2, &id##_md, kv03_merge_prepare},                 \
-    {name "/merge-overlap", MULTI | MAYALLOC, 2, &id##_mo, kv03_merge_prepare}
+#define SPECS_MULTI(id, name) SPECS5(id, name, RSV_BENCH_MULTICODE)
 
 static const rsv_bench_spec k_specs[] = {
     SPECS(p6, "prefix-6"), SPECS(p512, "prefix-512"), SPECS(h6, "hash-6"), SPECS(h512, "hash-512"),
