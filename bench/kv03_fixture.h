@@ -1,5 +1,6 @@
 /* The native record fixtures of WORKLOADS.md §4 (prefix-6, prefix-512,
- * hash-6, hash-512) and everything derived from them outside the timers:
+ * hash-6, hash-512; and the non-normative multi-code prefix-6-c4, see
+ * kv03_shape.codes) and everything derived from them outside the timers:
  * generation and sorting, the KV03 file in DIR (batch writer, EG0,
  * W = K = 15, C0 = `0`), mapped, opened, scanned and verified through a
  * cursor; the record stream in memory, verified by a full decode; and the

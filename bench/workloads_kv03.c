@@ -1,6 +1,7 @@
 /* KV03 read workloads (WORKLOADS.md §4–§5): <fixture>/frames, /cursor,
  * /records, plus the non-normative /scan, and the module table that also
- * lists the merges (workloads_kv03_merge.c).
+ * lists the merges (workloads_kv03_merge.c) and the non-normative
+ * multi-code fixture prefix-6-c4 (--multicode, candidate only).
  *
  * candidate: rsv_kv03_frames_next / rsv_kv03_cursor_next over the mapped
  *            file, rsv_stream_reader_next over the in-memory stream,
