@@ -210,8 +210,7 @@ static inline int parse_fast(rsv_stream_reader *sr, parsed *p)
     p->lit = rsv_view_make(r.data, r.off + r.pos, p->S);
     if (!rsv__fast_skip(&r, p->S) || (p->kept + p->S) % 8 != 0) return 0;
     if (!rsv__fast_value(&r, &p->v)) return 0;
-    p->code = sr->cur;
-    sr->r = r;
+    sr->r = r; /* the code is unchanged: sr->cur */
     return 1;
 }
 
@@ -239,6 +238,9 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
                    !rsv__kw_key_greater(sr->key, sr->key_len, p.kept, p.S, p.lit.data, p.lit.off, pend)) {
             return RSV_ERR_UNSORTED;
         }
+        /* a later failure poisons the reader: cur is not read again */
+        sr->cur = p.code;
+        sr->cur_bits = code_at(sr, p.code);
     }
     uint64_t nbytes = (p.kept + p.S) / 8; /* kept <= prev_bits and S <= E: no wrap */
     rsv_status st = rsv__grow_bytes(&sr->key, &sr->key_cap, nbytes + RSV_KW_SLACK);
@@ -254,9 +256,8 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
     out->key = sr->key;
     out->key_len = sr->key_len;
     out->end = rsv_reader_position(&sr->r);
-    out->code = p.code;
-    out->code_bits = code_at(sr, p.code);
-    sr->cur = p.code;
+    out->code = sr->cur;
+    out->code_bits = sr->cur_bits;
     return RSV_OK;
 }
 
