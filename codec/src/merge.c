@@ -114,8 +114,7 @@ void rsv_merge_free(rsv_merge *m)
     if (!m) return;
     free(m->heads);
     free(m->key);
-    free(m->codes);
-    free(m->code_map);
+    free(m->codes); /* code_map lies in the same block (merge_codes.c) */
     m->heads = NULL;
     m->key = NULL;
     m->codes = NULL;
