@@ -10,6 +10,8 @@
  *   --batch          add the counts/<case>/batch variants
  *   --extra          add the non-normative workloads (crc32c, <fixture>/scan,
  *                    <fixture>/merge-n4, -n8); --crc32c is an alias
+ *   --multicode      add the non-normative multi-code fixture prefix-6-c4
+ *                    (frames, cursor, records, merges; candidate side only)
  *   --out FILE       CSV to FILE instead of stdout
  *   --list           print the selected workload names and exit
  *
@@ -50,7 +52,7 @@ typedef struct options {
     rsv_bench_params p;
     const char *only[MAX_ONLY];
     unsigned nonly;
-    int batch, crc32c, list;
+    int batch, crc32c, multicode, list;
     const char *out;
 } options;
 
@@ -68,7 +70,7 @@ void rsv_bench_fail(const char *fmt, ...)
 static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
-            "usage: %s [--only PATTERN]... [--batch] [--extra] [--out FILE] [--list]\n"
+            "usage: %s [--only PATTERN]... [--batch] [--extra] [--multicode] [--out FILE] [--list]\n"
             "       DIR RECORDS TRIALS LOOPS      (reference run: DIR 32768 5 4)\n"
             "RECORDS >= 16, TRIALS >= 1, LOOPS >= 1. Side: " RSV_BENCH_SIDE_NAME ".\n",
             argv0);
@@ -105,6 +107,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->batch = 1;
         } else if (strcmp(a, "--crc32c") == 0 || strcmp(a, "--extra") == 0) {
             o->crc32c = 1;
+        } else if (strcmp(a, "--multicode") == 0) {
+            o->multicode = 1;
         } else if (strcmp(a, "--list") == 0) {
             o->list = 1;
         } else if (a[0] == '-' && a[1] == '-') {
@@ -132,6 +136,7 @@ static int selected(const options *o, const rsv_bench_spec *s)
     unsigned kind = s->kind & RSV_BENCH_KIND_MASK;
     if (kind == RSV_BENCH_BATCH && !o->batch) return 0;
     if (kind == RSV_BENCH_EXTRA && !o->crc32c) return 0;
+    if (kind == RSV_BENCH_MULTICODE && !o->multicode) return 0;
     if (o->nonly == 0) return 1;
     for (unsigned i = 0; i < o->nonly; i++)
         if (fnmatch(o->only[i], s->name, 0) == 0) return 1;

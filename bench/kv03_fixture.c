@@ -16,6 +16,20 @@ static const char k_prefix[] = "documents/persistent/shared/string/prefix/"; /* 
 #define PREFIX_KEY_LEN (PREFIX_LEN + 8)
 #define HASH_KEY_LEN 16
 
+/* The multi-code fixture's codes {`0`, `10`, `110`, `111`}, MSB-first: one
+ * byte each, and concatenated (`010110111`) with their ends for the stream
+ * reader's code set. */
+static const uint8_t k_code_bytes[4][1] = {{0x00}, {0x80}, {0xC0}, {0xE0}};
+static const uint64_t k_code_len[4] = {1, 2, 3, 3};
+static const uint8_t k_set_bits[2] = {0x5B, 0x80};
+static const uint64_t k_set_ends[4] = {1, 3, 6, 9};
+
+/* Code index of sorted position p (quarters by position). */
+static unsigned code_of(const kv03_fixture *fx, uint64_t p)
+{
+    return fx->shape->codes ? (unsigned)(p * fx->shape->codes / fx->R) : 0;
+}
+
 static void put_be64(uint8_t *p, uint64_t x)
 {
     for (int b = 7; b >= 0; b--, x >>= 8) p[b] = (uint8_t)x;
@@ -82,6 +96,17 @@ static void generate(kv03_fixture *fx)
     qsort(fx->recs, (size_t)R, sizeof *fx->recs, rec_cmp);
     for (uint64_t p = 1; p < R; p++)
         if (rec_cmp(&fx->recs[p - 1], &fx->recs[p]) >= 0) rsv_bench_fail("fixture keys not unique");
+    if (fx->shape->codes) {
+        if (fx->shape->codes != 4) rsv_bench_fail("only the 4-code split is defined");
+        for (uint64_t p = 0; p < R; p++) {
+            unsigned q = code_of(fx, p);
+            fx->recs[p].code = k_code_bytes[q];
+            fx->recs[p].code_bits = k_code_len[q];
+        }
+        fx->set.bits = k_set_bits;
+        fx->set.ends = k_set_ends;
+        fx->set.m = 4;
+    }
 }
 
 static int value_equal(rsv_value a, rsv_value b)
@@ -96,6 +121,8 @@ static void verify_file(const kv03_fixture *fx, const rsv_kv03_file *f, const ch
 {
     if (rsv_kv03_scan(f, NULL) != RSV_OK) rsv_bench_fail("%s: scan failed", what);
     if (f->N != fx->R) rsv_bench_fail("%s: N = %llu", what, (unsigned long long)f->N);
+    if (rsv_kv03_code_count(f) != (fx->shape->codes ? fx->shape->codes : 1))
+        rsv_bench_fail("%s: %llu codes", what, (unsigned long long)rsv_kv03_code_count(f));
     rsv_kv03_cursor c;
     rsv_kv03_entry e;
     int more = 1;
@@ -108,7 +135,7 @@ static void verify_file(const kv03_fixture *fx, const rsv_kv03_file *f, const ch
         }
         const rsv_record *r = &fx->recs[p];
         if (p >= fx->R || e.key_len != r->key_len || memcmp(e.key, r->key, r->key_len) != 0 ||
-            !value_equal(e.value, r->value))
+            !value_equal(e.value, r->value) || e.code != code_of(fx, p))
             rsv_bench_fail("%s: record %llu differs", what, (unsigned long long)p);
     }
     rsv_kv03_cursor_free(&c);
@@ -121,8 +148,10 @@ static void build_stream(kv03_fixture *fx)
     if (rsv_stream_writer_init(&sw, &fx->stream_w, NULL, 0) != RSV_OK) rsv_bench_fail("stream init");
     for (uint64_t p = 0; p < fx->R; p++) {
         const rsv_record *r = &fx->recs[p];
-        if (rsv_stream_writer_add(&sw, r->key, r->key_len, r->value) != RSV_OK)
-            rsv_bench_fail("stream add %llu", (unsigned long long)p);
+        rsv_status st = fx->shape->codes
+                            ? rsv_stream_writer_add_coded(&sw, r->code, r->code_bits, r->key, r->key_len, r->value)
+                            : rsv_stream_writer_add(&sw, r->key, r->key_len, r->value);
+        if (st != RSV_OK) rsv_bench_fail("stream add %llu", (unsigned long long)p);
     }
     uint64_t E = rsv_stream_writer_extent(&sw);
     rsv_stream_writer_free(&sw);
@@ -131,14 +160,16 @@ static void build_stream(kv03_fixture *fx)
     rsv_stream_reader sr;
     rsv_stream_record rec;
     int more = 1;
-    rsv_stream_reader_init(&sr, fx->stream, NULL, 0);
+    if ((fx->shape->codes ? rsv_stream_reader_init_set(&sr, fx->stream, &fx->set)
+                          : rsv_stream_reader_init(&sr, fx->stream, NULL, 0)) != RSV_OK)
+        rsv_bench_fail("stream reader init");
     uint64_t p = 0;
     for (;; p++) {
         if (rsv_stream_reader_next(&sr, &rec, &more) != RSV_OK) rsv_bench_fail("stream decode");
         if (!more) break;
         const rsv_record *r = &fx->recs[p];
         if (p >= fx->R || rec.key_len != r->key_len || memcmp(rec.key, r->key, r->key_len) != 0 ||
-            !value_equal(rec.value, r->value))
+            !value_equal(rec.value, r->value) || rec.code != code_of(fx, p))
             rsv_bench_fail("stream: record %llu differs", (unsigned long long)p);
     }
     rsv_stream_reader_free(&sr);

@@ -1,5 +1,6 @@
 /* The native record fixtures of WORKLOADS.md §4 (prefix-6, prefix-512,
- * hash-6, hash-512) and everything derived from them outside the timers:
+ * hash-6, hash-512; and the non-normative multi-code prefix-6-c4, see
+ * kv03_shape.codes) and everything derived from them outside the timers:
  * generation and sorting, the KV03 file in DIR (batch writer, EG0,
  * W = K = 15, C0 = `0`), mapped, opened, scanned and verified through a
  * cursor; the record stream in memory, verified by a full decode; and the
@@ -12,12 +13,18 @@
 #include <stdint.h>
 
 #include "reservoir/kv03.h"
+#include "reservoir/stream.h"
 #include "reservoir/writer.h"
 
 typedef struct kv03_shape {
     const char *name; /* "prefix-6" ... */
     int hash;         /* 0: prefix key, 1: hash key */
     unsigned max;     /* maximum value length */
+    /* 0: one code, C0 = `0` (WORKLOADS.md §4). 4: the non-normative
+     * multi-code fixture: the sorted records split into quarters by sorted
+     * position, quarter q under code q of {`0`, `10`, `110`, `111`} (ordered
+     * like the codes, so the logical order is the key order). */
+    unsigned codes;
 } kv03_shape;
 
 typedef struct kv03_fixture {
@@ -32,6 +39,7 @@ typedef struct kv03_fixture {
     rsv_kv03_file file;   /* <fixture>.kv, mmap'd and opened */
     rsv_writer stream_w;  /* owns the record stream bytes */
     rsv_view stream;      /* exactly E bits */
+    rsv_code_set set;     /* multi-code: the stream's code set (m = 0 for one code) */
 } kv03_fixture;
 
 /* Build everything above (aborts through rsv_bench_fail on any mismatch). */

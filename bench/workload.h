@@ -37,6 +37,8 @@ enum {
     RSV_BENCH_NORMATIVE = 0, /* part of WORKLOADS.md §5: always selected */
     RSV_BENCH_BATCH = 1,     /* a /batch variant: only with --batch */
     RSV_BENCH_EXTRA = 2,     /* not in WORKLOADS.md (crc32c, scan, N-way merges): only with --extra */
+    RSV_BENCH_MULTICODE = 3, /* the non-normative multi-code fixture (format v2): only with
+                                --multicode, candidate side only */
     RSV_BENCH_KIND_MASK = 3,
     /* Flag OR'ed into kind: heap allocations inside the timed loop are
      * counted and reported but do not fail the zero-allocation check
@@ -84,6 +86,7 @@ uint64_t rsv_bench_body_crc32c(void *state);
 uint64_t rsv_bench_body_kv03_frames(void *state);
 uint64_t rsv_bench_body_kv03_cursor(void *state);
 uint64_t rsv_bench_body_kv03_records(void *state);
+uint64_t rsv_bench_body_kv03_records_set(void *state);
 uint64_t rsv_bench_body_kv03_scan(void *state);
 uint64_t rsv_bench_body_kv03_merge(void *state);
 

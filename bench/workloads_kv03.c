@@ -1,6 +1,7 @@
 /* KV03 read workloads (WORKLOADS.md §4–§5): <fixture>/frames, /cursor,
  * /records, plus the non-normative /scan, and the module table that also
- * lists the merges (workloads_kv03_merge.c).
+ * lists the merges (workloads_kv03_merge.c) and the non-normative
+ * multi-code fixture prefix-6-c4 (--multicode, candidate only).
  *
  * candidate: rsv_kv03_frames_next / rsv_kv03_cursor_next over the mapped
  *            file, rsv_stream_reader_next over the in-memory stream,
@@ -76,14 +77,14 @@ uint64_t rsv_bench_body_kv03_cursor(void *state)
     return h;
 }
 
-uint64_t rsv_bench_body_kv03_records(void *state)
+/* The records body after the reader's reset: decode every record, fold
+ * (inlined into both bodies below). */
+static inline uint64_t records_fold(read_state *s)
 {
-    read_state *s = state;
     rsv_stream_reader *sr = &s->sr;
     rsv_stream_record r;
     int more;
     uint64_t h = 0, n = 0;
-    if (rsv_stream_reader_reset(sr, s->fx->stream, NULL, 0) != RSV_OK) rsv_bench_fail("stream reset failed");
     for (;; n++) {
         if (rsv_stream_reader_next(sr, &r, &more) != RSV_OK) rsv_bench_fail("stream reader failed");
         if (!more) break;
@@ -95,6 +96,23 @@ uint64_t rsv_bench_body_kv03_records(void *state)
     return h;
 }
 
+uint64_t rsv_bench_body_kv03_records(void *state)
+{
+    read_state *s = state;
+    if (rsv_stream_reader_reset(&s->sr, s->fx->stream, NULL, 0) != RSV_OK) rsv_bench_fail("stream reset failed");
+    return records_fold(s);
+}
+
+/* The multi-code fixture's stream: the same body with the fixture's code
+ * set (a one-code reader would stop at the first code change). */
+uint64_t rsv_bench_body_kv03_records_set(void *state)
+{
+    read_state *s = state;
+    if (rsv_stream_reader_reset_set(&s->sr, s->fx->stream, &s->fx->set) != RSV_OK)
+        rsv_bench_fail("stream reset failed");
+    return records_fold(s);
+}
+
 uint64_t rsv_bench_body_kv03_scan(void *state)
 {
     read_state *s = state;
@@ -103,6 +121,12 @@ uint64_t rsv_bench_body_kv03_scan(void *state)
 }
 
 #else /* baseline */
+
+uint64_t rsv_bench_body_kv03_records_set(void *state)
+{
+    (void)state; /* the multi-code fixture is candidate-only */
+    rsv_bench_fail("multi-code workloads run on the candidate side only");
+}
 
 uint64_t rsv_bench_body_kv03_frames(void *state)
 {
@@ -195,7 +219,9 @@ static int read_prepare(const rsv_bench_params *p, void *module_state, const voi
     switch (kc->kind) {
     case KV03_FRAMES: w->body = rsv_bench_body_kv03_frames; break;
     case KV03_CURSOR: w->body = rsv_bench_body_kv03_cursor; break;
-    case KV03_RECORDS: w->body = rsv_bench_body_kv03_records; break;
+    case KV03_RECORDS:
+        w->body = kc->shape->codes ? rsv_bench_body_kv03_records_set : rsv_bench_body_kv03_records;
+        break;
     default: w->body = rsv_bench_body_kv03_scan; break;
     }
     return 0;
@@ -215,8 +241,11 @@ static void kv03_close(void *module_state)
     free(ms);
 }
 
-static const kv03_shape k_p6 = {"prefix-6", 0, 6}, k_p512 = {"prefix-512", 0, 512},
-                        k_h6 = {"hash-6", 1, 6}, k_h512 = {"hash-512", 1, 512};
+static const kv03_shape k_p6 = {"prefix-6", 0, 6, 0}, k_p512 = {"prefix-512", 0, 512, 0},
+                        k_h6 = {"hash-6", 1, 6, 0}, k_h512 = {"hash-512", 1, 512, 0};
+#if RSV_BENCH_CANDIDATE
+static const kv03_shape k_p6c4 = {"prefix-6-c4", 0, 6, 4}; /* non-normative, kv03_fixture.h */
+#endif
 
 #define CASES(id, sh)                                                                           \
     static const kv03_case id##_frames = {&sh, KV03_FRAMES, 0}, id##_cursor = {&sh, KV03_CURSOR, 0}, \
@@ -227,22 +256,39 @@ CASES(p6, k_p6)
 CASES(p512, k_p512)
 CASES(h6, k_h6)
 CASES(h512, k_h512)
+#if RSV_BENCH_CANDIDATE
+static const kv03_case p6c4_frames = {&k_p6c4, KV03_FRAMES, 0}, p6c4_cursor = {&k_p6c4, KV03_CURSOR, 0},
+                       p6c4_records = {&k_p6c4, KV03_RECORDS, 0},
+                       p6c4_md = {&k_p6c4, KV03_MERGE_DISJOINT, 2}, p6c4_mo = {&k_p6c4, KV03_MERGE_OVERLAP, 2};
+#endif
 
 /* Merges (and the oracle's scan) allocate by design: their counts are
  * reported, not gated. The codec's scan allocates too (see performance.md). */
 #define MAYALLOC RSV_BENCH_ALLOCS_REPORTED
+/* The five WORKLOADS.md §5 workloads of a fixture, of the given kind. */
+#define SPECS5(id, name, kind)                                                                  \
+    {name "/frames", kind, 1, &id##_frames, read_prepare},                                       \
+    {name "/cursor", kind, 1, &id##_cursor, read_prepare},                                       \
+    {name "/records", kind, 1, &id##_records, read_prepare},                                     \
+    {name "/merge-disjoint", kind | MAYALLOC, 2, &id##_md, kv03_merge_prepare},                  \
+    {name "/merge-overlap", kind | MAYALLOC, 2, &id##_mo, kv03_merge_prepare}
 #define SPECS(id, name)                                                                         \
-    {name "/frames", RSV_BENCH_NORMATIVE, 1, &id##_frames, read_prepare},                        \
-    {name "/cursor", RSV_BENCH_NORMATIVE, 1, &id##_cursor, read_prepare},                        \
-    {name "/records", RSV_BENCH_NORMATIVE, 1, &id##_records, read_prepare},                      \
-    {name "/merge-disjoint", RSV_BENCH_NORMATIVE | MAYALLOC, 2, &id##_md, kv03_merge_prepare},   \
-    {name "/merge-overlap", RSV_BENCH_NORMATIVE | MAYALLOC, 2, &id##_mo, kv03_merge_prepare},    \
+    SPECS5(id, name, RSV_BENCH_NORMATIVE),                                                       \
     {name "/scan", RSV_BENCH_EXTRA | MAYALLOC, 1, &id##_scan, read_prepare},                     \
     {name "/merge-n4", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m4, kv03_merge_prepare},             \
     {name "/merge-n8", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m8, kv03_merge_prepare}
 
+/* The multi-code fixture, next to its one-code equivalent prefix-6: the
+ * frames, cursor, records and merge workloads of §5 on the same records
+ * split over 4 codes (docs/performance.md). The baseline side (oracle v1
+ * walkers) has no multi-code counterpart: candidate only. */
+#define SPECS_MULTI(id, name) SPECS5(id, name, RSV_BENCH_MULTICODE)
+
 static const rsv_bench_spec k_specs[] = {
     SPECS(p6, "prefix-6"), SPECS(p512, "prefix-512"), SPECS(h6, "hash-6"), SPECS(h512, "hash-512"),
+#if RSV_BENCH_CANDIDATE
+    SPECS_MULTI(p6c4, "prefix-6-c4"),
+#endif
 };
 
 const rsv_bench_module rsv_bench_kv03_module = {

@@ -184,6 +184,33 @@ Test(stream_v2, set_too_large_code)
     rsv_stream_reader_free(&sr);
 }
 
+/* The set checks' order (docs/kv03.md, v2 readings): TOO_LARGE over all codes
+ * before SELECTOR_PREFIX over the pairs. {`0`, `0`, `1^513`}: codes 0 and 1
+ * are equal (SELECTOR_PREFIX) and code 2 has 513 bits (TOO_LARGE); bits
+ * `0 0 1^513` = 0x3F, 63 bytes 0xFF, then 0xE0 (bits 512-514). */
+Test(stream_v2, set_too_large_before_selector_prefix)
+{
+    uint8_t bits[66] = {0};
+    memset(bits, 0xFF, 64);
+    bits[0] = 0x3F;
+    bits[64] = 0xE0;
+    uint64_t ends[3] = {1, 2, 2 + 513};
+    rsv_code_set s = {bits, ends, 3};
+    rsv_stream_reader sr;
+    cr_assert_eq(rsv_stream_reader_init_set(&sr, rsv_view_make(STREAM_12_6, 0, 126), &s), RSV_ERR_TOO_LARGE);
+    rsv_stream_reader_free(&sr);
+    ends[2] = 2 + 512; /* within the limit: the equal pair decides */
+    cr_assert_eq(rsv_stream_reader_init_set(&sr, rsv_view_make(STREAM_12_6, 0, 126), &s), RSV_ERR_SELECTOR_PREFIX);
+    rsv_stream_reader_free(&sr);
+}
+
+/* The empty set (m = 0) is accepted; record 0's EG0 `1` (b = 0) leaves P
+ * empty with no code extending it: UNKNOWN_SELECTOR after the EG0, bit 1. */
+Test(stream_v2, empty_set_fails_record_0)
+{
+    expect_failure(STREAM_12_6, 126, NULL, 0, RSV_ERR_UNKNOWN_SELECTOR, 1, 0);
+}
+
 /* A one-code set reads the §12.4 v1 stream exactly as the one-code reader. */
 Test(stream_v2, one_code_set_is_v1)
 {
@@ -248,6 +275,9 @@ Test(stream_v2, code_change_down_is_unsorted)
     uint64_t E = rsv_parse_bits("1 10 1 1 0  011 0 1 1 0", s, sizeof s, 0);
     const char *a[2] = {"0", "10"};
     expect_failure(s, E, a, 2, RSV_ERR_UNSORTED, E, 1);
+    /* the set in the other order: indices would rise (0 → 1), the codes do not */
+    const char *b[2] = {"10", "0"};
+    expect_failure(s, E, b, 2, RSV_ERR_UNSORTED, E, 1);
 }
 
 /* ---- writer checks (§11.1 order) ----------------------------------------- */

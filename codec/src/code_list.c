@@ -34,16 +34,30 @@ rsv_status rsv__codes_check(const rsv__codes *d, rsv_view x, uint64_t *found)
     return RSV_OK;
 }
 
+/* realloc for an array that may still be the struct's inline one. */
+static void *regrow(void *p, const void *in, size_t used, size_t bytes)
+{
+    if (p != in) return realloc(p, bytes);
+    void *q = malloc(bytes);
+    if (q && used) memcpy(q, p, used);
+    return q;
+}
+
 rsv_status rsv__codes_append(rsv__codes *d, rsv_view x, uint64_t record)
 {
+    if (d->cap == 0) {
+        d->ends = d->ends_in;
+        d->first = d->first_in;
+        d->cap = 1;
+    }
     if (d->m == d->cap) {
         size_t cap = d->cap < 8 ? 8 : d->cap;
         if (cap > SIZE_MAX / 2 / sizeof(uint64_t) - 1) return RSV_ERR_NOMEM;
         cap *= 2;
-        uint64_t *e = realloc(d->ends, (cap + 1) * sizeof *e);
+        uint64_t *e = regrow(d->ends, d->ends_in, (d->m + 1) * sizeof *e, (cap + 1) * sizeof *e);
         if (!e) return RSV_ERR_NOMEM;
         d->ends = e;
-        uint64_t *f = realloc(d->first, cap * sizeof *f);
+        uint64_t *f = regrow(d->first, d->first_in, d->m * sizeof *f, cap * sizeof *f);
         if (!f) return RSV_ERR_NOMEM;
         d->first = f;
         d->cap = cap;
@@ -51,10 +65,14 @@ rsv_status rsv__codes_append(rsv__codes *d, rsv_view x, uint64_t record)
     if (d->m == 0) d->ends[0] = 0;
     /* one spare byte: rsv_bits_store clears the rest of the last byte it touches */
     uint64_t need = (d->nbits + x.len + 7) / 8 + 1;
+    if (d->bits_cap == 0) { /* zeroed by the struct's calloc */
+        d->bits = d->bits_in;
+        d->bits_cap = sizeof d->bits_in;
+    }
     if (need > d->bits_cap) {
         size_t cap = d->bits_cap < 64 ? 64 : d->bits_cap;
         while (cap < need) cap *= 2;
-        uint8_t *b = realloc(d->bits, cap);
+        uint8_t *b = regrow(d->bits, d->bits_in, d->bits_cap, cap);
         if (!b) return RSV_ERR_NOMEM;
         memset(b + d->bits_cap, 0, cap - d->bits_cap);
         d->bits = b;
@@ -69,8 +87,8 @@ rsv_status rsv__codes_append(rsv__codes *d, rsv_view x, uint64_t record)
 
 void rsv__codes_free(rsv__codes *d)
 {
-    free(d->bits);
-    free(d->ends);
-    free(d->first);
+    if (d->bits != d->bits_in) free(d->bits);
+    if (d->ends != d->ends_in) free(d->ends);
+    if (d->first != d->first_in) free(d->first);
     memset(d, 0, sizeof *d);
 }

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "reservoir/kv03.h"
 #include "reservoir/status.h"
 #include "reservoir/view.h"
 
@@ -29,6 +30,12 @@ typedef struct rsv__codes {
     uint64_t *first; /* m entries: the record index where D_j first appeared */
     uint64_t m;
     size_t cap; /* entries allocated in first (ends has cap + 1) */
+    /* The first code lives here (the arrays above point into the struct
+     * until a second code needs more room): a one-code writer allocates
+     * nothing beyond the struct. The struct is never copied. Zeroed (calloc)
+     * = empty. */
+    uint8_t bits_in[RSV_KV03_MAX_CODE_BITS / 8 + 8];
+    uint64_t ends_in[2], first_in[1];
 } rsv__codes;
 
 static inline rsv_view rsv__codes_get(const rsv__codes *d, uint64_t j)

@@ -118,8 +118,7 @@ void rsv_merge_free(rsv_merge *pub)
     if (!m) return;
     free(m->heads);
     free(m->key);
-    free(m->codes);
-    free(m->code_map);
+    free(m->codes); /* code_map lies in the same block (merge_codes.c) */
     m->heads = NULL;
     m->key = NULL;
     m->codes = NULL;
@@ -176,8 +175,14 @@ static int heads_lcp(const rsv__merge_head *a, const rsv__merge_head *b, uint64_
 
 /* Load input i's next record: §3.3 steps 1–5 (frame), 6 (retained prefix),
  * 7 (order against E, which is the input's previous key) and the terminal
- * check after its last record; sets the head's lcp with E. */
-static rsv_status advance(rsv__merge *m, size_t i)
+ * check after its last record; sets the head's lcp with E.
+ *
+ * one: the code union has at most one code (a constant at each call site,
+ * decided once per step by one_code()). Then every input has m <= 1 (an
+ * m >= 2 dictionary holds two distinct codes), so every record's code index
+ * is 0, the code never changes within an input and every head's g stays 0
+ * (heads are zeroed at init): nothing is looked up or compared, as in v1. */
+RSV__KV03_FAST_INLINE rsv_status advance(rsv__merge *m, size_t i, int one)
 {
     rsv__merge_head *h = &m->heads[i];
     const rsv_kv03_file *f = h->fw.f;
@@ -191,9 +196,9 @@ static rsv_status advance(rsv__merge *m, size_t i)
     if (st) return poison_input(m, st, i);
     /* step 6: against the previous logical key when the code continues, else
      * (record 0, a code change) against the new code alone */
-    int same = !first && h->fr.code == old_code;
+    int same = !first && (one || h->fr.code == old_code);
     if (h->fr.retained > (same ? prev_logical : h->fw.code_bits)) return poison_parsed(m, RSV_ERR_MISSING_PREFIX, i);
-    h->g = h->map[h->fr.code];
+    if (!one) h->g = h->map[h->fr.code];
     h->lcp = 0;
     if (!first && !same) { /* step 7 across a code change: the dictionary indices decide */
         if (h->fr.code < old_code) return poison_parsed(m, RSV_ERR_UNSORTED, i);
@@ -224,6 +229,11 @@ static rsv_status advance(rsv__merge *m, size_t i)
     return RSV_OK;
 }
 
+/* advance's two compiled forms, called per head record (out of line, as in
+ * v1: inlined into both step forms it would be four copies). */
+static rsv_status advance_one(rsv__merge *m, size_t i) { return advance(m, i, 1); }
+static rsv_status advance_multi(rsv__merge *m, size_t i) { return advance(m, i, 0); }
+
 /* E's buffer: `need` bytes plus 8 for the 8-byte stores of bits_fast.h.
  * New bytes are zeroed so word loads over the whole buffer read only
  * initialized memory. */
@@ -242,17 +252,14 @@ static rsv_status grow_key(rsv__merge *m, uint64_t need)
     return RSV_OK;
 }
 
-rsv_status rsv_merge_step(rsv_merge *pub, int *done)
+/* One output key; `one` as in advance. Inlined into rsv_merge_step's two
+ * calls (a call would save and restore six registers per output key). */
+RSV__KV03_FAST_INLINE rsv_status step(rsv__merge *m, int *done, int one)
 {
-    rsv__merge *m = rsv__merge_of(pub);
-    if (!m || !done) return RSV_ERR_INVALID_ARGUMENT;
-    *done = 0;
-    if (m->diag.status) return RSV_ERR_POISONED;
-    if (m->finished) return RSV_ERR_STATE;
     rsv_status st;
     if (!m->primed) {
         for (size_t i = 0; i < m->n; i++)
-            if ((st = advance(m, i))) return st;
+            if ((st = one ? advance_one(m, i) : advance_multi(m, i))) return st;
         m->primed = 1;
     }
     /* smallest head: larger lcp with E wins; equal lcps compare the bits
@@ -268,7 +275,7 @@ rsv_status rsv_merge_step(rsv_merge *pub, int *done)
             cmp = -1;
         } else {
             rsv__merge_head *cur = &m->heads[win];
-            if (h->g != cur->g) {
+            if (!one && h->g != cur->g) {
                 cmp = h->g < cur->g ? -1 : 1; /* different codes: the code decides */
             } else if (h->lcp != cur->lcp) {
                 cmp = h->lcp > cur->lcp ? -1 : 1;
@@ -309,7 +316,7 @@ rsv_status rsv_merge_step(rsv_merge *pub, int *done)
      * now (heads of other codes keep lcp 0: E' is not of their code) */
     for (size_t i = 0; i < m->n; i++) {
         rsv__merge_head *h = &m->heads[i];
-        if (h->live && !h->hit && h->g == w->g && h->lcp == b) {
+        if (h->live && !h->hit && (one || h->g == w->g) && h->lcp == b) {
             if (h->tie_with == win) {
                 h->lcp = h->tie_lcp;
             } else {
@@ -328,10 +335,10 @@ rsv_status rsv_merge_step(rsv_merge *pub, int *done)
                        src.len);
     }
     m->key_len = (size_t)(kbits / 8);
-    m->e_code = w->g;
+    if (!one) m->e_code = w->g; /* one code: e_code and out_code stay 0 */
     /* the output's previous record: same code → exact lcp with it; else the
      * key restarts (r = 0) and the code is handed to the writer first */
-    int out_same = m->out.N > 0 && m->out_code == w->g;
+    int out_same = m->out.N > 0 && (one || m->out_code == w->g);
     uint64_t r = !out_same ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
     if (w->fr.value.kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {
         m->lcp_xe = r;
@@ -340,7 +347,7 @@ rsv_status rsv_merge_step(rsv_merge *pub, int *done)
             rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
             return poison(m, st, m->n, d.bit, d.record);
         }
-        m->out_code = w->g;
+        if (!one) m->out_code = w->g;
         st = rsv__kv03_writer_add_framed(&m->out, r, kbits, rsv_view_make(m->key, r, kbits - r), &w->fr.value);
         if (st) {
             rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
@@ -350,8 +357,19 @@ rsv_status rsv_merge_step(rsv_merge *pub, int *done)
         m->emitted++;
     }
     for (size_t i = 0; i < m->n; i++)
-        if (m->heads[i].hit && (st = advance(m, i))) return st;
+        if (m->heads[i].hit && (st = one ? advance_one(m, i) : advance_multi(m, i))) return st;
     return RSV_OK;
+}
+
+rsv_status rsv_merge_step(rsv_merge *pub, int *done)
+{
+    rsv__merge *m = rsv__merge_of(pub);
+    if (!m || !done) return RSV_ERR_INVALID_ARGUMENT;
+    *done = 0;
+    if (m->diag.status) return RSV_ERR_POISONED;
+    if (m->finished) return RSV_ERR_STATE;
+    /* ncodes <= 1 (one code, or none: every input empty) */
+    return m->ncodes <= 1 ? step(m, done, 1) : step(m, done, 0);
 }
 
 rsv_status rsv_merge_run(rsv_merge *pub)

@@ -39,13 +39,16 @@ rsv_status rsv__merge_codes(rsv__merge *m, const rsv_kv03_file *const *inputs, s
     for (size_t i = 0; i < n; i++) total += codes_of(inputs[i]);
     if (total > SIZE_MAX / sizeof(entry) / 2) return RSV_ERR_NOMEM;
     size_t t = (size_t)total ? (size_t)total : 1;
-    entry *e = malloc(2 * t * sizeof *e);
-    m->code_map = malloc(t * sizeof *m->code_map);
-    m->codes = malloc(t * sizeof *m->codes);
-    if (!e || !m->code_map || !m->codes) {
-        free(e);
+    /* one block: the union (at most t codes), then the index map (freed
+     * through m->codes); the sort's entries on the stack for a few codes */
+    entry small[2 * 8];
+    entry *e = t <= 8 ? small : malloc(2 * t * sizeof *e);
+    m->codes = malloc(t * (sizeof *m->codes + sizeof *m->code_map));
+    if (!e || !m->codes) {
+        if (e != small) free(e);
         return RSV_ERR_NOMEM;
     }
+    m->code_map = (uint64_t *)(m->codes + t);
     size_t k = 0, base = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t c = codes_of(inputs[i]);
@@ -72,7 +75,7 @@ rsv_status rsv__merge_codes(rsv__merge *m, const rsv_kv03_file *const *inputs, s
         }
     }
     if (first_bad < n) {
-        free(e);
+        if (e != small) free(e);
         *bad = first_bad;
         return RSV_ERR_MERGE_MISMATCH;
     }
@@ -83,6 +86,6 @@ rsv_status rsv__merge_codes(rsv__merge *m, const rsv_kv03_file *const *inputs, s
         m->code_map[e[a].slot] = g;
     }
     m->ncodes = k ? g + 1 : 0;
-    free(e);
+    if (e != small) free(e);
     return RSV_OK;
 }

@@ -5,7 +5,8 @@
 
 #include "merge_state.h"
 
-/* Build m->codes (sorted, duplicates once), m->ncodes and m->code_map, and
+/* Build m->codes (sorted, duplicates once; one allocation that also holds
+ * m->code_map, so only m->codes is freed), m->ncodes and m->code_map, and
  * set heads[i].map for every input (an input with N = 0 has no codes). Every
  * input with m >= 2 must have passed rsv_kv03_dictionary_check. Returns
  * RSV_ERR_MERGE_MISMATCH when the union is not prefix-free, with *bad = the

@@ -210,30 +210,37 @@ static inline int parse_fast(rsv_stream_reader *sr, parsed *p)
     p->lit = rsv_view_make(r.data, r.off + r.pos, p->S);
     if (!rsv__fast_skip(&r, p->S) || (p->kept + p->S) % 8 != 0) return 0;
     if (!rsv__fast_value(&r, &p->v)) return 0;
-    p->code = sr->cur;
-    sr->r = r;
+    sr->r = r; /* the code is unchanged: sr->cur */
     return 1;
 }
 
 static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
 {
     parsed p;
-    if (RSV_UNLIKELY(!parse_fast(sr, &p))) {
-        parsed slow; /* p's address never escapes: it stays in registers */
-        rsv_status st = parse_generic(sr, &slow);
-        if (st) return st;
-        p = slow;
-    }
     /* order (i > 0): the new key shares [0, kept) with the old one, so only
      * the literal is compared with the old key from there on. The key buffer
      * holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
     uint64_t pend = rsv__kw_end_byte(rsv_reader_view(&sr->r));
-    if (sr->i > 0 && p.code != sr->cur) {
-        /* a code change: distinct codes of a prefix-free set order by the codes alone */
-        if (rsv_view_compare(code_at(sr, p.code), code_at(sr, sr->cur)) < 0) return RSV_ERR_UNSORTED;
-    } else if (sr->i > 0 &&
-               !rsv__kw_key_greater(sr->key, sr->key_len, p.kept, p.S, p.lit.data, p.lit.off, pend)) {
-        return RSV_ERR_UNSORTED;
+    if (RSV_LIKELY(parse_fast(sr, &p))) {
+        /* i > 0 and the same code (selector backspace 0): the key order
+         * alone, without the v2 code test (one-code streams pay nothing) */
+        if (!rsv__kw_key_greater(sr->key, sr->key_len, p.kept, p.S, p.lit.data, p.lit.off, pend))
+            return RSV_ERR_UNSORTED;
+    } else {
+        parsed slow; /* p's address never escapes: it stays in registers */
+        rsv_status st = parse_generic(sr, &slow);
+        if (st) return st;
+        p = slow;
+        if (sr->i > 0 && p.code != sr->cur) {
+            /* a code change: distinct codes of a prefix-free set order by the codes alone */
+            if (rsv_view_compare(code_at(sr, p.code), code_at(sr, sr->cur)) < 0) return RSV_ERR_UNSORTED;
+        } else if (sr->i > 0 &&
+                   !rsv__kw_key_greater(sr->key, sr->key_len, p.kept, p.S, p.lit.data, p.lit.off, pend)) {
+            return RSV_ERR_UNSORTED;
+        }
+        /* a later failure poisons the reader: cur is not read again */
+        sr->cur = p.code;
+        sr->cur_bits = code_at(sr, p.code);
     }
     uint64_t nbytes = (p.kept + p.S) / 8; /* kept <= prev_bits and S <= E: no wrap */
     rsv_status st = rsv__grow_bytes(&sr->key, &sr->key_cap, nbytes + RSV_KW_SLACK);
@@ -249,9 +256,8 @@ static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
     out->key = sr->key;
     out->key_len = sr->key_len;
     out->end = rsv_reader_position(&sr->r);
-    out->code = p.code;
-    out->code_bits = code_at(sr, p.code);
-    sr->cur = p.code;
+    out->code = sr->cur;
+    out->code_bits = sr->cur_bits;
     return RSV_OK;
 }
 

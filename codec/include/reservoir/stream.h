@@ -100,6 +100,7 @@ typedef struct rsv_stream_reader {
     uint8_t default_code[1];
     rsv_code_set set; /* set reader (set.ends != NULL), else the one code above */
     uint64_t cur;     /* index of the previous record's code */
+    rsv_view cur_bits; /* its bits: set when the code is read, copied per record */
     uint8_t *key;
     size_t key_len, key_cap;
     uint8_t *val;
