@@ -6,6 +6,7 @@
 #include "reservoir/reader.h"
 #include "reservoir/writer.h"
 
+#include "bits.h"
 #include "bits_fast.h"
 
 void rsv_writer_init(rsv_writer *w)
@@ -153,7 +154,7 @@ rsv_status rsv_put_eg(rsv_writer *w, uint64_t v, unsigned k)
         return RSV_OK;
     }
     uint64_t c = q + 1;
-    unsigned n = 64 - RSV_CLZ64(c);
+    unsigned n = 64 - rsv__clz64(c);
     append_zeros(w, n - 1);
     append(w, c, n);
     if (k) append(w, v & (UINT64_MAX >> (64 - k)), k);
