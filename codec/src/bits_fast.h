@@ -161,6 +161,7 @@ static inline rsv__acc rsv__acc_begin(uint8_t *buf, uint64_t dbit)
 /* Append the top t bits of x (1 <= t <= 57, lower bits of x zero). */
 static inline void rsv__acc_put(rsv__acc *a, uint64_t x, unsigned t)
 {
+    RSV_ASSERT(t >= 1 && t <= 57 && (x & (UINT64_MAX >> t)) == 0);
     if (a->n + t > 64) { /* n >= 8 here: move the whole bytes out */
         rsv__store_be64(a->p, a->acc);
         unsigned k = a->n >> 3; /* 1..8 */
@@ -174,6 +175,7 @@ static inline void rsv__acc_put(rsv__acc *a, uint64_t x, unsigned t)
 
 static inline void rsv__acc_bits(rsv__acc *a, uint64_t v, unsigned width) /* 1..57, v < 2^width */
 {
+    RSV_ASSERT(width >= 1 && width <= 57 && (v >> width) == 0);
     rsv__acc_put(a, v << (64 - width), width);
 }
 

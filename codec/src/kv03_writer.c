@@ -254,6 +254,7 @@ static unsigned control_word(const rsv_kv03_writer *w, int block_start, uint64_t
 {
     unsigned k = block_start ? 0 : (unsigned)w->policy.param;
     if (!block_start && w->policy.code != RSV_BACKSPACE_EG) return 0;
+    RSV_ASSERT(k <= 63); /* the EG order, checked when the writer was opened */
     uint64_t q = v >> k;
     if (q > RSV__EG0_FAST_MAX) return 0;
     unsigned n = 64 - rsv__clz64(q + 1), len = 2 * n - 1 + k; /* k <= 63: no wrap */

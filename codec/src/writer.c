@@ -89,6 +89,7 @@ rsv_status rsv_writer_finish(rsv_writer *w, uint8_t **out, size_t *nbytes)
 /* Append the low `width` bits of v (v < 2^width, width <= 64); space reserved. */
 static void append(rsv_writer *w, uint64_t v, unsigned width)
 {
+    RSV_ASSERT(width <= 64 && (width == 64 || (v >> width) == 0));
     if (width && width <= 57 && rsv__writer_has_slack(w, width)) { /* one 8-byte store */
         w->nbits = rsv__put_bits(w->buf, w->nbits, v, width);
         return;
