@@ -91,14 +91,7 @@ static inline unsigned rsv__ctz64(uint64_t x)
 #if defined(RSV__BITS_BUILTIN)
     return (unsigned)__builtin_ctzll(x);
 #else
-    unsigned n = 0;
-    if (!(x & 0xFFFFFFFFu)) { n += 32; x >>= 32; }
-    if (!(x & 0xFFFFu)) { n += 16; x >>= 16; }
-    if (!(x & 0xFFu)) { n += 8; x >>= 8; }
-    if (!(x & 0xFu)) { n += 4; x >>= 4; }
-    if (!(x & 0x3u)) { n += 2; x >>= 2; }
-    if (!(x & 0x1u)) n += 1;
-    return n;
+    return 63u - rsv__clz64(x & (0 - x)); /* x & -x: the lowest 1 alone */
 #endif
 }
 
