@@ -27,13 +27,11 @@
  * the compiler runtime fills before main (as crc32c.c does). */
 #include "reservoir/reader.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
+#include "bits.h"
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define ALWAYS_INLINE RSV__ALWAYS_INLINE
+
+#if defined(RSV__CPU_DISPATCH)
 #define HAVE_BMI2_VARIANT 1
 #define TARGET_BMI2 __attribute__((target("bmi2")))
 static int cpu_has_bmi2(void)
@@ -55,12 +53,12 @@ static int cpu_has_bmi2(void)
  * decode chain. */
 static ALWAYS_INLINE unsigned msb_or0(uint64_t x)
 {
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if defined(RSV__BITS_BUILTIN) && defined(__x86_64__)
     uint64_t b = 0;
     __asm__("bsrq %1, %0" : "+r"(b) : "rm"(x) : "cc");
     return (unsigned)b;
 #else
-    return 63u - RSV_CLZ64(x | 1);
+    return 63u - rsv__clz64(x | 1);
 #endif
 }
 

@@ -30,14 +30,11 @@
 #include "reservoir/reader.h"
 #include "reservoir/writer.h"
 
+#include "bits.h"
 #include "mem.h"
 
 /* Out of line on purpose (keeps the callers small enough to inline). */
-#if defined(__GNUC__) || defined(__clang__)
-#define RSV__OUT_OF_LINE __attribute__((noinline, unused)) static
-#else
-#define RSV__OUT_OF_LINE static
-#endif
+#define RSV__OUT_OF_LINE RSV__NOINLINE RSV__UNUSED static
 
 /* Growable writers allocate this many bytes beyond what was asked for, so
  * the 8-byte stores below usually have room. */
@@ -117,7 +114,7 @@ static inline uint64_t rsv__put_bits(uint8_t *buf, uint64_t dbit, uint64_t v, un
 #define RSV__EG0_FAST_MAX ((UINT64_C(1) << 28) - 2)
 static inline unsigned rsv__eg0_len_fast(uint64_t v)
 {
-    return 2 * (64 - RSV_CLZ64(v + 1)) - 1;
+    return 2 * (64 - rsv__clz64(v + 1)) - 1;
 }
 static inline uint64_t rsv__put_eg0_fast(uint8_t *buf, uint64_t dbit, uint64_t v)
 {
@@ -164,6 +161,7 @@ static inline rsv__acc rsv__acc_begin(uint8_t *buf, uint64_t dbit)
 /* Append the top t bits of x (1 <= t <= 57, lower bits of x zero). */
 static inline void rsv__acc_put(rsv__acc *a, uint64_t x, unsigned t)
 {
+    RSV_ASSERT(t >= 1 && t <= 57 && (x & (UINT64_MAX >> t)) == 0);
     if (a->n + t > 64) { /* n >= 8 here: move the whole bytes out */
         rsv__store_be64(a->p, a->acc);
         unsigned k = a->n >> 3; /* 1..8 */
@@ -177,6 +175,7 @@ static inline void rsv__acc_put(rsv__acc *a, uint64_t x, unsigned t)
 
 static inline void rsv__acc_bits(rsv__acc *a, uint64_t v, unsigned width) /* 1..57, v < 2^width */
 {
+    RSV_ASSERT(width >= 1 && width <= 57 && (v >> width) == 0);
     rsv__acc_put(a, v << (64 - width), width);
 }
 
@@ -264,7 +263,7 @@ static inline int rsv__lcp_bits(rsv__src a, uint64_t abit, uint64_t la, rsv__src
         uint64_t x = rsv__load_bits(a.data, abit + i, a.beg, a.end);
         uint64_t d = (x ^ rsv__load_bits(b.data, bbit + i, b.beg, b.end)) & rsv__top_mask(t);
         if (d) {
-            unsigned z = RSV_CLZ64(d);
+            unsigned z = rsv__clz64(d);
             *lcp = i + z;
             /* the differing bit is set in exactly one of them: a's if a is larger */
             return (x << z) >> 63 ? 1 : -1;

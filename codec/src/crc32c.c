@@ -8,6 +8,7 @@
 
 #include "crc32c_table.h"
 
+#include "bits.h" /* RSV__CPU_DISPATCH */
 #include "kv03_layout.h" /* rsv__crc32c_zeros */
 #include "mem.h"
 
@@ -41,7 +42,7 @@ uint32_t rsv_crc32c_portable(uint32_t crc, const void *p, size_t n)
     return ~crc_tables(~crc, (const uint8_t *)p, n);
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(RSV__CPU_DISPATCH)
 #define RSV_CRC_HW 1
 #include <nmmintrin.h>
 

@@ -4,12 +4,8 @@
 
 #include "reservoir/ef.h"
 
+#include "bits.h"
 #include "mem.h"
-
-static unsigned bitlen64(uint64_t x)
-{
-    return x ? 64u - (unsigned)__builtin_clzll(x) : 0;
-}
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
@@ -17,7 +13,7 @@ rsv_status rsv_ef_shape(uint64_t U, uint64_t n, rsv_ef_layout *lay)
 {
     if (n == 0) return RSV_ERR_EF_SHAPE;
     uint64_t q = U / n;
-    unsigned L = q ? bitlen64(q) - 1 : 0; /* <= 63 */
+    unsigned L = q ? rsv__bitlen64(q) - 1 : 0; /* <= 63 */
     if (L && n > UINT64_MAX / L) return RSV_ERR_EF_SHAPE;
     uint64_t hi = U >> L;
     if (hi > UINT64_MAX - n) return RSV_ERR_EF_SHAPE;

@@ -5,9 +5,9 @@
 
 #include "reservoir/ef.h"
 
+#include "bits.h"
 #include "ef_select.h"
 #include "mem.h"
-
 
 void rsv_ef_init(rsv_ef *ef, const rsv_ef_layout *lay, const uint8_t *low, const uint8_t *high,
                  const uint8_t *samples, const uint8_t *sparse, uint64_t sparse_bytes)
@@ -22,16 +22,6 @@ void rsv_ef_init(rsv_ef *ef, const rsv_ef_layout *lay, const uint8_t *low, const
     ef->L = lay->L;
     ef->high_words = lay->high_bytes / 8;
     ef->nsparse = sparse_bytes / 8;
-}
-
-/* Portable popcount (SWAR): the library is built without -mpopcnt, and
- * __builtin_popcountll then calls libgcc's __popcountdi2. */
-static inline unsigned pop_swar(uint64_t x)
-{
-    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
-    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
 
 /* Position of the t-th (0-based) set bit of x; x has more than t set bits.
@@ -51,7 +41,7 @@ static inline unsigned select_in_word(uint64_t x, unsigned t)
     unsigned rank = t - (unsigned)(((s << 8) >> place) & 0xFF);  /* set bits before that byte */
     unsigned byte = (unsigned)(x >> place) & 0xFF;
     while (rank--) byte &= byte - 1;
-    return place + (unsigned)__builtin_ctz(byte);
+    return place + rsv__ctz64(byte); /* byte != 0: it holds the target bit */
 }
 
 /* Dense group: the t-th set bit at or after `first`, within 4096 bits. `hw`
@@ -65,7 +55,7 @@ static inline rsv_status dense_high(const rsv_ef *ef, uint64_t first, unsigned t
     uint64_t bits = rsv__load_le64(ef->high + 8 * w) & (UINT64_MAX << (first & 63));
     unsigned need = t;
     for (;;) {
-        unsigned pc = hw ? (unsigned)__builtin_popcountll(bits) : pop_swar(bits);
+        unsigned pc = hw ? rsv__popcount64_insn(bits) : rsv__popcount64(bits);
         if (need < pc) {
             *P = w * 64 + select_in_word(bits, need);
             break;
@@ -120,9 +110,9 @@ static inline rsv_status select_impl(const rsv_ef *ef, uint64_t i, uint64_t *out
 
 /* Hardware popcount when the CPU has it (as crc32c.c does for SSE4.2): a
  * function-level target clone, chosen per call by a CPUID-backed flag. */
-#if defined(__POPCNT__)
+#if defined(RSV__BITS_BUILTIN) && defined(__POPCNT__)
 rsv_status rsv_ef_select(const rsv_ef *ef, uint64_t i, uint64_t *out) { return select_impl(ef, i, out, 1); }
-#elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#elif defined(RSV__CPU_DISPATCH)
 __attribute__((target("popcnt"))) static rsv_status select_hw(const rsv_ef *ef, uint64_t i, uint64_t *out)
 {
     return select_impl(ef, i, out, 1);

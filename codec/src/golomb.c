@@ -1,18 +1,10 @@
 /* Golomb constants and code lengths (CODES.md §3.1, §4.1): rsv_golomb_*
  * (golomb.h) and the exp-Golomb length rsv_eg_length (expgolomb.h), which
- * share bitlen64. */
+ * share rsv__bitlen64 (bits.h). */
 #include "reservoir/expgolomb.h"
 #include "reservoir/golomb.h"
 
-static unsigned bitlen64(uint64_t x)
-{
-    unsigned n = 0;
-    while (x) {
-        n++;
-        x >>= 1;
-    }
-    return n;
-}
+#include "bits.h"
 
 rsv_status rsv_golomb_init(rsv_golomb *g, uint64_t m)
 {
@@ -25,7 +17,7 @@ rsv_status rsv_golomb_init(rsv_golomb *g, uint64_t m)
         return RSV_ERR_BAD_MODULUS;
     }
     g->m = m;
-    g->w = bitlen64(m - 1);
+    g->w = rsv__bitlen64(m - 1);
     /* 2^w does not fit when w = 64; mod 2^64 the cutoff is then 0 - m. */
     uint64_t pow = g->w < 64 ? UINT64_C(1) << g->w : 0;
     g->cutoff = pow - m;
@@ -60,6 +52,6 @@ unsigned rsv_eg_length(uint64_t v, unsigned k)
     if (k > 63) return 0;
     uint64_t q = v >> k;
     /* bitlen(q + 1) with q + 1 = 2^64 when q = MAX */
-    unsigned b = q == UINT64_MAX ? 65 : bitlen64(q + 1);
+    unsigned b = q == UINT64_MAX ? 65 : rsv__bitlen64(q + 1);
     return 2 * b - 1 + k;
 }

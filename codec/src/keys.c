@@ -6,6 +6,7 @@
 #include "reservoir/expgolomb.h"
 #include "reservoir/record.h"
 
+#include "bits.h"
 #include "mem.h"
 
 int rsv_key_compare(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
@@ -81,7 +82,7 @@ int rsv_view_lcp(rsv_view a, rsv_view b, uint64_t *lcp)
         rsv_read(&ra, t, &x);
         rsv_read(&rb, t, &y);
         if (x != y) { /* x, y are t-bit fields: the first difference is at t - bitlen(x ^ y) */
-            unsigned bl = 64u - RSV_CLZ64(x ^ y);
+            unsigned bl = 64u - rsv__clz64(x ^ y);
             *lcp = p + (t - bl);
             return x < y ? -1 : 1;
         }

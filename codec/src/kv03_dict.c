@@ -7,6 +7,7 @@
  * tail bit is a binary search (O(log m) code reads) instead of a scan. */
 #include "reservoir/kv03.h"
 
+#include "bits.h"
 #include "kv03_dict.h"
 #include "kv03_layout.h"
 
@@ -40,7 +41,7 @@ static uint64_t lcp_bits(const uint8_t *d, uint64_t a, uint64_t b, uint64_t n)
     for (uint64_t off = 0; off < n; off += 64) {
         unsigned k = n - off < 64 ? (unsigned)(n - off) : 64;
         uint64_t x = bits_at(d, a + off, k) ^ bits_at(d, b + off, k);
-        if (x) return off + (k - 1 - (63 - (unsigned)__builtin_clzll(x)));
+        if (x) return off + (k - 1 - (63 - rsv__clz64(x)));
     }
     return n;
 }

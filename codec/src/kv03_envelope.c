@@ -7,6 +7,7 @@
 #include "reservoir/crc32c.h"
 #include "reservoir/kv03.h"
 
+#include "bits.h"
 #include "code_list.h"
 #include "kv03_layout.h"
 #include "kv03_sink.h"
@@ -73,7 +74,7 @@ static rsv_status plan(rsv_kv03_writer *w, layout *lay)
     lay->dict_bits = N ? w->codes->nbits : 0;
     lay->terminal = N ? w->cur_bits + 8 * (uint64_t)w->prev_len : 0;
     lay->nb = nb;
-    lay->seed_w = lay->m >= 2 ? 64u - (unsigned)RSV_CLZ64(lay->m - 1) : 0;
+    lay->seed_w = lay->m >= 2 ? rsv__bitlen64(lay->m - 1) : 0;
     if (lay->seed_w && nb > UINT64_MAX / lay->seed_w) return RSV_ERR_TOO_LARGE;
     lay->seed_bits = nb * lay->seed_w;
     uint64_t *len = lay->len, *off = lay->off;

@@ -7,9 +7,8 @@
 #include "reservoir/crc32c.h"
 #include "reservoir/kv03.h"
 
+#include "bits.h"
 #include "kv03_layout.h"
-
-static unsigned bitlen64(uint64_t x) { return x ? 64u - (unsigned)__builtin_clzll(x) : 0; }
 
 static rsv_status check_header(const uint8_t *h, uint64_t size, const rsv_kv03_policy *expected,
                                rsv_kv03_file *f)
@@ -106,7 +105,7 @@ static rsv_status check_directory(const uint8_t *d, rsv_kv03_file *f)
     if (N == 0 && (f->extent != 0 || f->terminal != 0)) return RSV_ERR_METADATA; /* 27 */
     /* 28 */
     if ((N > 0) != (f->m > 0)) return RSV_ERR_SECTION_SHAPE;
-    unsigned per_block = f->m < 2 ? 0 : bitlen64(f->m - 1);
+    unsigned per_block = f->m < 2 ? 0 : rsv__bitlen64(f->m - 1);
     if (per_block && f->nb > UINT64_MAX / per_block) return RSV_ERR_SECTION_SHAPE;
     if (f->seed_bits != f->nb * per_block) return RSV_ERR_SECTION_SHAPE;
     if (f->cw && N > UINT64_MAX / f->cw) return RSV_ERR_SECTION_SHAPE;

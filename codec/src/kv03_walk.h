@@ -5,6 +5,7 @@
 
 #include "reservoir/kv03.h"
 
+#include "bits.h"
 #include "kv03_dict.h"
 
 /* The merge's option (set after rsv_kv03_frames_init; kept by seek_code):
@@ -81,12 +82,10 @@ static inline int rsv__fast_value(rsv_reader *r, rsv_value_span *v)
     if (!rsv__fast_eg0(r, &n) || n > (r->len - r->pos) / 8) return 0;
     v->bytes = rsv_view_make(r->data, r->off + r->pos, 8 * n);
     rsv__fast_skip(r, 8 * n); /* in range: checked above */
-#if defined(__GNUC__) || defined(__clang__)
     /* A long skipped value puts the next record in a cold cache line: start
      * fetching it now. A prefetch loads nothing architecturally and never
      * faults, and it is only issued for an address inside the view. */
-    if (n >= 48 && r->pos < r->len) __builtin_prefetch(r->data + ((r->off + r->pos) >> 3));
-#endif
+    if (n >= 48 && r->pos < r->len) RSV__PREFETCH(r->data + ((r->off + r->pos) >> 3));
     v->kind = RSV_VALUE_PRESENT;
     v->len = n;
     v->width = r->pos - start;
@@ -99,11 +98,7 @@ static inline int rsv__fast_value(rsv_reader *r, rsv_value_span *v)
  * files take exactly the branches they took before, and a multi-code file
  * stays on this path except for tails longer than the cache. Block starts
  * of a multi-code file read their seed out of line (once per W records). */
-#if defined(__GNUC__) || defined(__clang__)
-#define RSV__KV03_FAST_INLINE static inline __attribute__((always_inline))
-#else
-#define RSV__KV03_FAST_INLINE static inline
-#endif
+#define RSV__KV03_FAST_INLINE static RSV__ALWAYS_INLINE
 /* Always inlined into its callers (frames, cursor, merge heads): with the
  * transition branch the body is past the compilers' inlining budget, and a
  * call would put the local reader back in memory. */

@@ -13,6 +13,7 @@
 
 #include "reservoir/kv03.h"
 
+#include "bits.h"
 #include "bits_fast.h"
 #include "code_list.h"
 #include "kv03_sink.h"
@@ -253,9 +254,10 @@ static unsigned control_word(const rsv_kv03_writer *w, int block_start, uint64_t
 {
     unsigned k = block_start ? 0 : (unsigned)w->policy.param;
     if (!block_start && w->policy.code != RSV_BACKSPACE_EG) return 0;
+    RSV_ASSERT(k <= 63); /* the EG order, checked when the writer was opened */
     uint64_t q = v >> k;
     if (q > RSV__EG0_FAST_MAX) return 0;
-    unsigned n = 64 - RSV_CLZ64(q + 1), len = 2 * n - 1 + k; /* k <= 63: no wrap */
+    unsigned n = 64 - rsv__clz64(q + 1), len = 2 * n - 1 + k; /* k <= 63: no wrap */
     if (len > 57) return 0;
     /* n - 1 zeros, then q + 1 in n bits, then the low k bits of v */
     *word = k ? ((q + 1) << k) | (v & (UINT64_MAX >> (64 - k))) : q + 1;

@@ -11,6 +11,8 @@
 
 #include "reservoir/mem_impl.h"
 
+#include "debug_assert.h"
+
 /* x big-endian into p[0..8). */
 static inline void rsv__store_be64(uint8_t *p, uint64_t x)
 {
@@ -27,6 +29,7 @@ static inline void rsv__store_be64(uint8_t *p, uint64_t x)
 /* The low 8n bits of x little-endian into p[0..n), 0 <= n <= 8. */
 static inline void rsv__store_le_n(uint8_t *p, uint64_t x, unsigned n)
 {
+    RSV_ASSERT(n <= 8);
     for (unsigned i = 0; i < n; i++, x >>= 8) p[i] = (uint8_t)x;
 }
 

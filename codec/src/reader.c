@@ -5,6 +5,8 @@
  * failures: the reader stays usable exactly at the spec's position. */
 #include "reservoir/reader.h"
 
+#include "debug_assert.h"
+
 static void refill_tail(rsv_reader *r)
 {
     uint64_t rem = r->len - r->pos;
@@ -17,6 +19,7 @@ static void refill_tail(rsv_reader *r)
     unsigned s = (unsigned)(bit & 7);
     /* Caller guarantees rem < 64 - s, so s + rem < 64 and the bytes holding
      * bits [p, len) number at most 8: load exactly those, nothing after. */
+    RSV_ASSERT(rem < 64u - s);
     unsigned nbytes = (unsigned)((s + rem + 7) / 8);
     const uint8_t *p = r->data + (bit >> 3);
     uint64_t x = rsv__load_be_n_in(p, nbytes, RSV__READER_LO(r), RSV__READER_HI(r));

@@ -6,6 +6,7 @@
 #include "reservoir/reader.h"
 #include "reservoir/writer.h"
 
+#include "bits.h"
 #include "bits_fast.h"
 
 void rsv_writer_init(rsv_writer *w)
@@ -88,6 +89,7 @@ rsv_status rsv_writer_finish(rsv_writer *w, uint8_t **out, size_t *nbytes)
 /* Append the low `width` bits of v (v < 2^width, width <= 64); space reserved. */
 static void append(rsv_writer *w, uint64_t v, unsigned width)
 {
+    RSV_ASSERT(width <= 64 && (width == 64 || (v >> width) == 0));
     if (width && width <= 57 && rsv__writer_has_slack(w, width)) { /* one 8-byte store */
         w->nbits = rsv__put_bits(w->buf, w->nbits, v, width);
         return;
@@ -153,7 +155,7 @@ rsv_status rsv_put_eg(rsv_writer *w, uint64_t v, unsigned k)
         return RSV_OK;
     }
     uint64_t c = q + 1;
-    unsigned n = 64 - RSV_CLZ64(c);
+    unsigned n = 64 - rsv__clz64(c);
     append_zeros(w, n - 1);
     append(w, c, n);
     if (k) append(w, v & (UINT64_MAX >> (64 - k)), k);

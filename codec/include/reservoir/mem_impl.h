@@ -42,7 +42,9 @@
 extern "C" {
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+/* Byte order known (and __builtin_bswap available) on GCC and Clang, unless
+ * the build defines RSV_PORTABLE_BITS: then the byte-wise loads below. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(RSV_PORTABLE_BITS)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define RSV__MEM_LE 1
 #elif __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

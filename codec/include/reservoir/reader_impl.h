@@ -27,7 +27,10 @@
 extern "C" {
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+/* GNU builtins unless the build defines RSV_PORTABLE_BITS (CMake option of
+ * that name), which selects the portable fallback here exactly as it does
+ * for the codec's private bit helpers (codec/src/bits.h, same spellings). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(RSV_PORTABLE_BITS)
 #define RSV_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RSV_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define RSV_CLZ64(x) ((unsigned)__builtin_clzll(x)) /* x != 0 */
