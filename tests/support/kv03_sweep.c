@@ -27,8 +27,15 @@ static int one(const uint8_t *x, size_t n, const char *what, size_t at, rsv_kv03
 {
     rsv_kv03d_report_init(rep);
     if (!rsv_kv03d_file(n ? x : NULL, n, NULL, NULL, 0, rep)) {
+        /* "<what> <at>: " in front of the report's message, cut to fit */
         char m[RSV_KV03D_MSG];
-        snprintf(m, sizeof m, "%s %zu: %s", what, at, rep->msg);
+        int k = snprintf(m, sizeof m, "%s %zu: ", what, at);
+        size_t used = k < 0 ? 0 : (size_t)k < sizeof m ? (size_t)k : sizeof m - 1;
+        const char *z = memchr(rep->msg, 0, sizeof rep->msg);
+        size_t rest = z ? (size_t)(z - rep->msg) : sizeof rep->msg;
+        if (rest > sizeof m - 1 - used) rest = sizeof m - 1 - used;
+        memcpy(m + used, rep->msg, rest);
+        m[used + rest] = 0;
         memcpy(rep->msg, m, sizeof m);
         return 0;
     }
