@@ -74,3 +74,19 @@ Test(ef_select_words, every_density)
         }
     free(v);
 }
+
+/* Sparse groups (KV03.md §4): 3840 zeros, then 256 entries spread to 2^28.
+ * L = bitlen(2^28 / 4096) - 1 = 16, so the last group's high bits span
+ * (2^28 >> 16) + 256 > 4096 positions: it is stored sparse, and selecting
+ * its last entry loads the sparse section's last word. */
+Test(ef_select_words, sparse_group)
+{
+    uint64_t n = 4096, *v = malloc(n * sizeof *v);
+    for (uint64_t i = 0; i < n; i++) v[i] = i < 3840 ? 0 : (i - 3839) << 20;
+    rsv_ef_layout lay;
+    cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
+    cr_assert_eq(lay.L, 16);
+    cr_assert_eq(lay.sparse_bytes, 8 * 256, "the last group must be sparse (all 256 entries listed)");
+    check_all(v, n);
+    free(v);
+}
