@@ -2,12 +2,18 @@
  * popcount dispatch (codec/src/ef_select.c): monotone sequences whose high
  * words hold anywhere from one to 64 set bits (gaps 0..2^g for g = 0..20,
  * runs of equal values), so the target bit sits in every byte of a word at
- * every rank; every entry selected and compared with the input. */
+ * every rank; every entry selected and compared with the input. The four
+ * sections lie at an odd offset (1..7, by n) with an 8-byte gap between them,
+ * and in RSV_LOAD_CHECK builds each select may load only the sections' bytes
+ * (load_window.h): a load one byte past a section or from an address rounded
+ * down to 8 is caught, not just a wrong value. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "reservoir/ef.h"
 #include "../codec/src/ef_select.h" /* rsv__ef_select_portable (private) */
+#include "load_window.h"
 #include "testutil.h"
 
 static void check_all(const uint64_t *v, uint64_t n)
@@ -15,17 +21,36 @@ static void check_all(const uint64_t *v, uint64_t n)
     rsv_ef_layout lay;
     cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
     uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
-    uint8_t *buf = malloc((size_t)(total ? total : 1));
-    rsv_ef_encode(v, &lay, buf);
+    size_t off = 1 + (size_t)(n % 7), gap = 8;
+    uint8_t *sec = malloc((size_t)total), *buf = calloc(1, (size_t)total + off + 4 * gap);
+    rsv_ef_encode(v, &lay, sec);
     rsv_ef ef;
-    uint8_t *lo = buf, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
+    uint8_t *lo = buf + off, *hi = lo + lay.low_bytes + gap, *sa = hi + lay.high_bytes + gap,
+            *sp = sa + lay.samples_bytes + gap;
+    memcpy(lo, sec, (size_t)lay.low_bytes);
+    memcpy(hi, sec + lay.low_bytes, (size_t)lay.high_bytes);
+    memcpy(sa, sec + lay.low_bytes + lay.high_bytes, (size_t)lay.samples_bytes);
+    memcpy(sp, sec + lay.low_bytes + lay.high_bytes + lay.samples_bytes, (size_t)lay.sparse_bytes);
+    free(sec);
     rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
     for (uint64_t i = 0; i < n; i++) {
         uint64_t x = ~v[i];
-        cr_assert_eq(rsv_ef_select(&ef, i, &x), RSV_OK, "i=%llu", (unsigned long long)i);
+        rsv_lw_bytes(lo, (size_t)lay.low_bytes);
+        rsv_lw_also_view(rsv_view_make(hi, 0, 8 * lay.high_bytes));
+        rsv_lw_also_view(rsv_view_make(sa, 0, 8 * lay.samples_bytes));
+        rsv_lw_also_view(rsv_view_make(sp, 0, 8 * lay.sparse_bytes));
+        rsv_status st = rsv_ef_select(&ef, i, &x);
+        rsv_lw_end();
+        cr_assert_eq(st, RSV_OK, "i=%llu", (unsigned long long)i);
         cr_assert_eq(x, v[i], "i=%llu of %llu", (unsigned long long)i, (unsigned long long)n);
         x = ~v[i]; /* the portable popcount path, unreachable through the dispatch on a POPCNT CPU */
-        cr_assert_eq(rsv__ef_select_portable(&ef, i, &x), RSV_OK, "portable i=%llu", (unsigned long long)i);
+        rsv_lw_bytes(lo, (size_t)lay.low_bytes);
+        rsv_lw_also_view(rsv_view_make(hi, 0, 8 * lay.high_bytes));
+        rsv_lw_also_view(rsv_view_make(sa, 0, 8 * lay.samples_bytes));
+        rsv_lw_also_view(rsv_view_make(sp, 0, 8 * lay.sparse_bytes));
+        st = rsv__ef_select_portable(&ef, i, &x);
+        rsv_lw_end();
+        cr_assert_eq(st, RSV_OK, "portable i=%llu", (unsigned long long)i);
         cr_assert_eq(x, v[i], "portable i=%llu of %llu", (unsigned long long)i, (unsigned long long)n);
     }
     free(buf);
@@ -48,5 +73,21 @@ Test(ef_select_words, every_density)
             }
             check_all(v, n);
         }
+    free(v);
+}
+
+/* Sparse groups (KV03.md §4): 3840 zeros, then 256 entries spread to 2^28.
+ * L = bitlen(2^28 / 4096) - 1 = 16, so the last group's high bits span
+ * (2^28 >> 16) + 256 > 4096 positions: it is stored sparse, and selecting
+ * its last entry loads the sparse section's last word. */
+Test(ef_select_words, sparse_group)
+{
+    uint64_t n = 4096, *v = malloc(n * sizeof *v);
+    for (uint64_t i = 0; i < n; i++) v[i] = i < 3840 ? 0 : (i - 3839) << 20;
+    rsv_ef_layout lay;
+    cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
+    cr_assert_eq(lay.L, 16);
+    cr_assert_eq(lay.sparse_bytes, 8 * 256, "the last group must be sparse (all 256 entries listed)");
+    check_all(v, n);
     free(v);
 }

@@ -354,7 +354,9 @@ AOR = {"+": "-", "-": "+", "+=": "-=", "-=": "+="}
 BIT = {"&": "|", "|": "&", "&=": "|=", "|=": "&="}
 LCR = {"&&": "||", "||": "&&"}
 
-# Load helpers: name -> (address argument index, size: int bytes or argument index as "argN").
+# Load helpers: name -> (address argument index, size: int bytes or argument
+# index as "argN"). Every rsv__load_<kind> also has an rsv__load_<kind>_in
+# form with the site's bound [lo, hi) as its last two arguments (mem_impl.h).
 LOADS = {
     "rsv__load_be64": (0, 8), "rsv__load_le64": (0, 8), "rsv__load_be32": (0, 4),
     "rsv__load_be16": (0, 2), "rsv__load_u8": (0, 1), "rsv__load_be_n": (0, "arg1"),
@@ -362,6 +364,7 @@ LOADS = {
     "rsv__be32": (0, 4), "rsv__be16": (0, 2), "load_le64": (0, 8), "load64": (0, 8),
     "memcpy": (1, "arg2"),
 }
+LOADS.update({k + "_in": v for k, v in LOADS.items() if k.startswith("rsv__load_")})
 MEM_SKIP_FILES = ("codec/src/file_io.c",)  # path strings, not codec input
 
 
@@ -452,13 +455,15 @@ def generate(relpath, text, typedefs=frozenset(), err_codes=()):
             c = match_close(t, i + 1)
             args = _split_args(t, i + 1, c)
             ai, size = LOADS[x.text]
-            name = x.text[:-3] if x.text.endswith("_in") else x.text
-            if ai >= len(args):
+            bounded = x.text.endswith("_in")
+            if ai >= len(args) or (bounded and len(args) < 3):
                 continue
             a0, a1 = args[ai]
             addr = text[t[a0].start:t[a1].end]
             if t[a0].kind == "str" or re.search(r"\+\+|--|[^=!<>]=[^=]", addr):
                 continue
+            if x.text == "memcpy" and t[a0].text == "&":
+                continue  # copies a codec-local object's bytes (a store's source), not input
             if isinstance(size, str):
                 k = int(size[3:])
                 if k >= len(args):
@@ -469,8 +474,23 @@ def generate(relpath, text, typedefs=frozenset(), err_codes=()):
             aligned = "((const uint8_t *)((uintptr_t)(%s) & ~(uintptr_t)7))" % addr
             add("malign", t[a0].start, t[a1].end, aligned)
             call = text[x.start:t[c].end]
-            touch = "*(const volatile uint8_t *)((const uint8_t *)(%s) + %s)" % (addr, size_txt)
-            if name in ("memcpy", "rsv__load_copy"):
+            after = "((const uint8_t *)(%s) + %s)" % (addr, size_txt)
+            touch = "*(const volatile uint8_t *)%s" % after
+            # The byte after the loaded ones. Through a load helper it is
+            # loaded by the same helper family, so a load-check build checks
+            # it against the same site bound and the harness's window (a
+            # one-byte-longer load [p, p + size] lies in an interval iff
+            # [p, p + size) and p + size do); the volatile read keeps it
+            # visible to guard pages in every build.
+            if x.text.startswith("rsv__load_"):
+                if bounded:
+                    lo, hi = args[-2], args[-1]
+                    checked = "rsv__load_u8_in(%s, %s, %s)" % (after, text[t[lo[0]].start:t[lo[1]].end],
+                                                               text[t[hi[0]].start:t[hi[1]].end])
+                else:
+                    checked = "rsv__load_u8(%s)" % after
+                touch = "(%s + %s)" % (checked, touch)
+            if x.text in ("memcpy", "rsv__load_copy", "rsv__load_copy_in"):
                 repl = "(%s, (void)%s)" % (call, touch)
             else:
                 repl = "(%s + 0 * %s)" % (call, touch)

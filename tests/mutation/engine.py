@@ -229,7 +229,8 @@ class Test:
         env = dict(os.environ, **self.env)
         t0 = time.monotonic()
         p = subprocess.Popen(self.cmd, cwd=self.cwd, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+                             preexec_fn=_default_signals)
         try:
             out, _ = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -252,6 +253,19 @@ class Test:
             ok = not ok
         tail = " | ".join(x.strip() for x in out.strip().splitlines()[-3:])[:300]
         return ("pass" if ok else "fail"), dt, (why + (": " + tail if tail and not ok else ""))
+
+
+# Signals a launcher may have set to SIG_IGN (nohup: HUP; a background job of
+# a non-interactive shell: INT, QUIT). Ignored dispositions survive exec, so
+# a test that kills its own children with them (cli_files_signals) would fail
+# for reasons that have nothing to do with the mutant: each test starts with
+# the default disposition, as under an interactive ctest.
+_RESET_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
+
+
+def _default_signals():
+    for s in _RESET_SIGNALS:
+        signal.signal(s, signal.SIG_DFL)
 
 
 def kill_group(p):

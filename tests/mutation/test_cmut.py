@@ -31,6 +31,16 @@ static int f(pair *p, const uint8_t *d, unsigned s)
 }
 '''
 ERRS = ["RSV_ERR_ONE", "RSV_ERR_TWO"]
+MEM_FIXTURE = r'''static uint64_t g(uint8_t *o, const uint8_t *q, size_t n, const uint8_t *lo, const uint8_t *hi)
+{
+    uint64_t x = 0;
+    rsv__load_copy_in(q, n, o, lo, hi);
+    x = rsv__load_be64_in(q, lo, hi);
+    memcpy(o, q, n);
+    memcpy(o, &x, 8);
+    return x;
+}
+'''
 
 
 def gen(text=FIXTURE, path="codec/src/fixture.c"):
@@ -112,8 +122,26 @@ class Operators(unittest.TestCase):
         self.assertEqual(mal, {(15, 27, "d + 2", "((const uint8_t *)((uintptr_t)(d + 2) & ~(uintptr_t)7))")})
         mlen = muts(self.ms, "mlen")
         self.assertEqual(mlen, {(15, 12, "rsv__load_be64(d + 2)",
-                                 "(rsv__load_be64(d + 2) + 0 * *(const volatile uint8_t *)((const uint8_t *)"
-                                 "(d + 2) + 8))")})
+                                 "(rsv__load_be64(d + 2) + 0 * (rsv__load_u8(((const uint8_t *)(d + 2) + 8)) + "
+                                 "*(const volatile uint8_t *)((const uint8_t *)(d + 2) + 8)))")})
+
+    def test_memory_operators_bounded_copy_and_local_source(self):
+        ms = gen(MEM_FIXTURE)
+        self.assertEqual(muts(ms, "malign"), {
+            (4, 23, "q", "((const uint8_t *)((uintptr_t)(q) & ~(uintptr_t)7))"),
+            (5, 27, "q", "((const uint8_t *)((uintptr_t)(q) & ~(uintptr_t)7))"),
+            (6, 15, "q", "((const uint8_t *)((uintptr_t)(q) & ~(uintptr_t)7))")})
+        self.assertEqual(muts(ms, "mlen"), {
+            # the `_in` form: the extra byte checked against the same site bound
+            (4, 5, "rsv__load_copy_in(q, n, o, lo, hi)",
+             "(rsv__load_copy_in(q, n, o, lo, hi), (void)(rsv__load_u8_in(((const uint8_t *)(q) + (n)), lo, hi) + "
+             "*(const volatile uint8_t *)((const uint8_t *)(q) + (n))))"),
+            (5, 9, "rsv__load_be64_in(q, lo, hi)",
+             "(rsv__load_be64_in(q, lo, hi) + 0 * (rsv__load_u8_in(((const uint8_t *)(q) + 8), lo, hi) + "
+             "*(const volatile uint8_t *)((const uint8_t *)(q) + 8)))"),
+            # plain memcpy: only the volatile byte; memcpy(o, &x, 8) (a local's bytes) is no load site
+            (6, 5, "memcpy(o, q, n)",
+             "(memcpy(o, q, n), (void)*(const volatile uint8_t *)((const uint8_t *)(q) + (n)))")})
 
     def test_ids_stable_unique_and_position_independent(self):
         ids = [m.id for m in self.ms]

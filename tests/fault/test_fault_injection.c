@@ -1,0 +1,453 @@
+/* Allocation and write failures, injected at link time (docs/mutation.md,
+ * "Fault injection"). This executable links the static codec with
+ * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=write, so every call
+ * the codec's objects (and this file) make to those functions lands in the
+ * __wrap_ functions below; nothing of this reaches the production library,
+ * its API or any other test.
+ *
+ * Allocation sweep: for k = 0, 1, 2, ... the k-th allocation of one whole
+ * operation fails (returns NULL), until an operation makes fewer than k + 1
+ * allocations and therefore succeeds. A run whose operation fails must not
+ * crash and must return RSV_ERR_NOMEM (status.h: "out of memory"), or, for a
+ * path operation, RSV_ERR_IO from a step that could not get its buffer (the
+ * commit's re-read buffer, the directory name of the final directory fsync);
+ * a failed path operation leaves no temporary and no destination (kv03.h:
+ * "On failure no file (temporary or final) is left behind"), except the
+ * documented case of a failed directory fsync after the rename, where the
+ * complete file is in place. A run that succeeds (no failure, or one the
+ * codec absorbs: an optional larger reservation) gives the §12.3 file of
+ * KV03.md, byte for byte. A sweep fails if no run returned RSV_ERR_NOMEM.
+ *
+ * Guarded heap: in the guarded_heap tests every allocation is its own
+ * mapping whose last byte lies right before a PROT_NONE page (exact to the
+ * byte; an object's size is a multiple of its alignment, so the placement is
+ * aligned enough for what is stored there). A load of one byte past any
+ * heap buffer the codec or the test allocated (the writer's buffers, copied
+ * keys, the merge's code table, the caller's keys and values, which these
+ * tests put in such buffers too) faults at once. Keys placed this way also
+ * sit at odd addresses, so a copy from the key's address rounded down to 8
+ * copies other bytes and the result differs from KV03.md §12.3. */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "reservoir/kv03.h"
+#include "reservoir/merge.h"
+#include "reservoir/stream.h"
+
+#include "../kv03_vectors.h"
+
+/* codec/src/kv03_layout.h (internal): the retrying write of the file sink */
+int rsv__write_all(int fd, const void *buf, size_t n);
+
+/* ---- the wrappers ---------------------------------------------------------- */
+
+void *__real_malloc(size_t n);
+void __real_free(void *p);
+void *__real_calloc(size_t k, size_t n);
+void *__real_realloc(void *p, size_t n);
+ssize_t __real_write(int fd, const void *p, size_t n);
+
+static long alloc_fail_at = -1; /* index of the allocation to fail; -1: none */
+static long alloc_count;        /* allocations since arm_alloc */
+static int alloc_failed;        /* the armed failure happened */
+
+static int alloc_fails(void)
+{
+    if (alloc_fail_at < 0) return 0;
+    if (alloc_count++ != alloc_fail_at) return 0;
+    alloc_failed = 1;
+    return 1;
+}
+
+/* guarded mode (see the top): live blocks, found by address on free/realloc */
+typedef struct gblock {
+    uint8_t *p, *base;
+    size_t n, len;
+} gblock;
+static gblock gblocks[4096];
+static size_t ngblocks;
+static int guarded;
+
+static void *guarded_alloc(size_t n)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE), data = n ? (n + pg - 1) / pg * pg : pg;
+    uint8_t *b = mmap(NULL, data + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b == MAP_FAILED || ngblocks == sizeof gblocks / sizeof *gblocks) abort();
+    if (mprotect(b + data, pg, PROT_NONE) != 0) abort();
+    gblocks[ngblocks] = (gblock){b + data - n, b, n, data + pg};
+    return gblocks[ngblocks++].p;
+}
+
+static gblock *guarded_find(const void *p)
+{
+    for (size_t i = 0; i < ngblocks; i++)
+        if (gblocks[i].p == p) return &gblocks[i];
+    return NULL;
+}
+
+static void guarded_release(gblock *g)
+{
+    munmap(g->base, g->len);
+    *g = gblocks[--ngblocks];
+}
+
+void *__wrap_malloc(size_t n)
+{
+    if (alloc_fails()) return NULL;
+    return guarded ? guarded_alloc(n) : __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t k, size_t n)
+{
+    if (alloc_fails()) return NULL;
+    if (!guarded) return __real_calloc(k, n);
+    if (n && k > SIZE_MAX / n) return NULL;
+    return guarded_alloc(k * n); /* fresh anonymous pages are zero */
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    if (alloc_fails()) return NULL;
+    gblock *g = p ? guarded_find(p) : NULL;
+    if (!guarded && !g) return __real_realloc(p, n);
+    if (!g && p) abort(); /* a libc block resized in guarded mode: not expected */
+    uint8_t *q = guarded_alloc(n);
+    if (g) {
+        g = guarded_find(p); /* guarded_alloc may not move entries, but be exact */
+        memcpy(q, p, g->n < n ? g->n : n);
+        guarded_release(g);
+    }
+    return q;
+}
+
+void __wrap_free(void *p)
+{
+    gblock *g = p ? guarded_find(p) : NULL;
+    if (g)
+        guarded_release(g);
+    else
+        __real_free(p);
+}
+
+static void arm_alloc(long k)
+{
+    alloc_count = 0;
+    alloc_failed = 0;
+    alloc_fail_at = k;
+}
+static void disarm_alloc(void) { alloc_fail_at = -1; }
+
+/* write: the next `write_zero` calls return 0 (no progress) with errno left
+ * at EINTR, as a stale errno from an earlier interrupted call would be. */
+static int write_zero;
+static long write_calls;
+
+ssize_t __wrap_write(int fd, const void *p, size_t n)
+{
+    write_calls++;
+    if (write_zero > 0) {
+        write_zero--;
+        errno = EINTR;
+        return 0;
+    }
+    return __real_write(fd, p, n);
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+    closedir(d);
+    return n;
+}
+
+static void expect_file_12_3(const uint8_t *got, size_t n, const char *what)
+{
+    cr_assert_eq(n, 360, "%s: %zu bytes, want the 360 of KV03.md §12.3", what, n);
+    cr_assert(memcmp(got, FILE_12_3, 360) == 0, "%s: not the §12.3 file", what);
+}
+
+static void expect_path_12_3(const char *path, const char *what)
+{
+    uint8_t buf[400];
+    int fd = open(path, O_RDONLY);
+    cr_assert(fd >= 0, "%s: %s missing", what, path);
+    ssize_t n = read(fd, buf, sizeof buf);
+    close(fd);
+    cr_assert(n >= 0);
+    expect_file_12_3(buf, (size_t)n, what);
+}
+
+typedef rsv_status (*operation)(const char *dir, uint8_t **out, size_t *n);
+
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* The sweep itself. `path_op`: the operation writes dir/out.kv. */
+static void sweep(operation op, int path_op, const char *what)
+{
+    char dir[] = "/tmp/rsv_fault_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    long nomem = 0, tolerated = 0;
+    for (long k = 0;; k++) {
+        cr_assert_lt(k, 10000, "%s: still allocating after 10000 allocations", what);
+        uint8_t *out = NULL;
+        size_t n = 0;
+        arm_alloc(k);
+        rsv_status st = op(dir, &out, &n);
+        int failed = alloc_failed;
+        disarm_alloc();
+        if (st == RSV_OK) {
+            /* with no failure, or one the codec may absorb (an optional
+             * larger reservation whose fallback allocates again): the
+             * result is the §12.3 file all the same */
+            if (path_op) {
+                expect_path_12_3(path, what);
+                cr_assert_eq(unlink(path), 0);
+                cr_assert_eq(entries(dir), 0, "%s: a temporary was left", what);
+            } else {
+                expect_file_12_3(out, n, what);
+                free(out);
+            }
+            if (!failed) break; /* the operation made fewer than k + 1 allocations */
+            tolerated++;
+            continue;
+        }
+        cr_assert(failed, "%s: %s without a failed allocation", what, rsv_status_name(st));
+        cr_assert_null(out, "%s: allocation %ld failed but a result was returned", what, k);
+        if (st == RSV_ERR_NOMEM) {
+            nomem++;
+            if (path_op) cr_assert_eq(entries(dir), 0, "%s: allocation %ld failed, a file was left", what, k);
+            continue;
+        }
+        /* path operations only: RSV_ERR_IO from a step whose buffer could
+         * not be allocated. Either nothing is left, or (kv03.h: "the rename
+         * succeeded but the directory fsync failed") the complete file is in
+         * place and no temporary */
+        cr_assert(path_op && st == RSV_ERR_IO, "%s: allocation %ld failed, status %s", what, k,
+                  rsv_status_name(st));
+        if (exists(path)) {
+            expect_path_12_3(path, what);
+            cr_assert_eq(unlink(path), 0);
+        }
+        cr_assert_eq(entries(dir), 0, "%s: allocation %ld failed, a temporary was left", what, k);
+    }
+    cr_assert_gt(nomem, 0, "%s: no allocation failure was reported as RSV_ERR_NOMEM", what);
+    (void)tolerated;
+    cr_assert_eq(rmdir(dir), 0);
+}
+
+/* The records the operations add: §12's, or copies of them in guarded
+ * buffers (guarded_heap tests). */
+static const rsv_record *recs;
+
+static rsv_status add_12(rsv_kv03_writer *w)
+{
+    const rsv_record *r = recs ? recs : RECS;
+    for (int i = 0; i < 4; i++) {
+        rsv_status st = rsv_kv03_writer_add(w, r[i].key, r[i].key_len, r[i].value);
+        if (st) return st;
+    }
+    return RSV_OK;
+}
+
+/* ---- operations ------------------------------------------------------------ */
+
+static rsv_status op_path_writer(const char *dir, uint8_t **out, size_t *n)
+{
+    (void)out, (void)n;
+    char path[64];
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    rsv_status st = rsv_kv03_writer_init_path(&w, &p, NULL, 0, path);
+    if (!st) st = add_12(&w);
+    if (!st) st = rsv_kv03_writer_commit(&w);
+    rsv_kv03_writer_free(&w);
+    return st;
+}
+
+static rsv_status op_memory_writer(const char *dir, uint8_t **out, size_t *n)
+{
+    (void)dir;
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    rsv_status st = rsv_kv03_writer_init(&w, &p, NULL, 0);
+    if (!st) st = add_12(&w);
+    if (!st) st = rsv_kv03_writer_finish(&w, out, n);
+    rsv_kv03_writer_free(&w);
+    return st;
+}
+
+/* the §12.3 file merged with itself: the same four records (§11.2: the newer
+ * input's record wins a tie, and both are the same), written with the same
+ * policy and code, hence the §12.3 file again */
+static rsv_status op_merge(const char *dir, uint8_t **out, size_t *n)
+{
+    (void)dir;
+    rsv_kv03_file a, b;
+    cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &a), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &b), RSV_OK);
+    const rsv_kv03_file *in[2] = {&a, &b};
+    rsv_status st = rsv_merge_files(in, 2, 0, out, n);
+    rsv_kv03_close(&a);
+    rsv_kv03_close(&b);
+    return st;
+}
+
+/* the same merge into a path writer */
+static rsv_status op_merge_path(const char *dir, uint8_t **out, size_t *n)
+{
+    (void)out, (void)n;
+    char path[64];
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    rsv_kv03_file a, b;
+    cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &a), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &b), RSV_OK);
+    const rsv_kv03_file *in[2] = {&a, &b};
+    rsv_status st = rsv_merge_files_path(in, 2, 0, path);
+    rsv_kv03_close(&a);
+    rsv_kv03_close(&b);
+    return st;
+}
+
+Test(fault_alloc, path_writer_every_allocation_fails_cleanly) { sweep(op_path_writer, 1, "path writer"); }
+Test(fault_alloc, memory_writer_every_allocation_fails_cleanly) { sweep(op_memory_writer, 0, "in-memory writer"); }
+Test(fault_alloc, merge_every_allocation_fails_cleanly) { sweep(op_merge, 0, "merge"); }
+Test(fault_alloc, merge_path_every_allocation_fails_cleanly) { sweep(op_merge_path, 1, "merge to a path"); }
+
+/* ---- write(2) making no progress ------------------------------------------- */
+
+/* A write that returns 0 for n > 0 makes no progress: rsv__write_all reports
+ * it (-1) instead of calling write again, whatever errno holds (here a stale
+ * EINTR, which for a real EINTR return (-1) would mean "retry"). */
+Test(fault_write, zero_progress_is_an_error_not_a_retry)
+{
+    int fd = open("/dev/null", O_WRONLY);
+    cr_assert(fd >= 0);
+    write_calls = 0;
+    write_zero = 1;
+    int rc = rsv__write_all(fd, "abc", 3);
+    write_zero = 0;
+    cr_assert_eq(rc, -1, "a write returning 0 must be an error");
+    cr_assert_eq(write_calls, 1, "write called %ld times: retried after no progress", write_calls);
+    /* without the fault the same call succeeds in one write */
+    write_calls = 0;
+    cr_assert_eq(rsv__write_all(fd, "abc", 3), 0);
+    cr_assert_eq(write_calls, 1);
+    close(fd);
+}
+
+/* ---- guarded heap ------------------------------------------------------------ */
+
+static rsv_record guarded_recs[4];
+
+/* guarded mode on, and §12's records copied into guarded buffers */
+static void guard_on(void)
+{
+    cr_assert_eq(ngblocks, 0);
+    guarded = 1;
+    for (int i = 0; i < 4; i++) {
+        rsv_record r = RECS[i];
+        uint8_t *k = malloc(r.key_len);
+        memcpy(k, r.key, r.key_len);
+        r.key = k;
+        if (r.value.len) {
+            uint8_t *v = malloc(r.value.len);
+            memcpy(v, r.value.data, r.value.len);
+            r.value.data = v;
+        }
+        guarded_recs[i] = r;
+    }
+    recs = guarded_recs;
+}
+
+static void guard_off(void)
+{
+    for (int i = 0; i < 4; i++) {
+        free((void *)guarded_recs[i].key);
+        if (guarded_recs[i].value.len) free((void *)guarded_recs[i].value.data);
+    }
+    recs = NULL;
+    cr_assert_eq(ngblocks, 0, "%zu guarded blocks not freed", ngblocks);
+    guarded = 0;
+}
+
+/* one operation, no failure injected, in guarded mode: the §12.3 file */
+static void guarded_run(operation op, int path_op, const char *what)
+{
+    char dir[] = "/tmp/rsv_fault_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    guard_on();
+    uint8_t *out = NULL;
+    size_t n = 0;
+    rsv_status st = op(dir, &out, &n);
+    cr_assert_eq(st, RSV_OK, "%s: %s", what, rsv_status_name(st));
+    if (path_op) {
+        expect_path_12_3(path, what);
+        cr_assert_eq(unlink(path), 0);
+    } else {
+        expect_file_12_3(out, n, what);
+        free(out);
+    }
+    guard_off();
+    cr_assert_eq(rmdir(dir), 0);
+}
+
+Test(guarded_heap, path_writer) { guarded_run(op_path_writer, 1, "path writer"); }
+Test(guarded_heap, memory_writer) { guarded_run(op_memory_writer, 0, "in-memory writer"); }
+Test(guarded_heap, merge) { guarded_run(op_merge, 0, "merge"); }
+Test(guarded_heap, merge_path) { guarded_run(op_merge_path, 1, "merge to a path"); }
+
+/* A stream (§10) of §12's records written from guarded keys and values and
+ * read back: the same four records (the reader defines nothing here; a
+ * wrong previous key in the writer shows as a different key read back, or
+ * as RSV_ERR_UNSORTED). */
+Test(guarded_heap, stream_writer_roundtrip)
+{
+    guard_on();
+    rsv_writer out;
+    rsv_writer_init(&out);
+    rsv_stream_writer sw;
+    cr_assert_eq(rsv_stream_writer_init(&sw, &out, NULL, 0), RSV_OK);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(rsv_stream_writer_add(&sw, recs[i].key, recs[i].key_len, recs[i].value), RSV_OK);
+    uint64_t E = rsv_stream_writer_extent(&sw);
+    rsv_stream_writer_free(&sw);
+    rsv_stream_reader sr;
+    cr_assert_eq(rsv_stream_reader_init(&sr, rsv_view_make(rsv_writer_data(&out), 0, E), NULL, 0), RSV_OK);
+    rsv_stream_record rec;
+    int more = 0, i = 0;
+    for (;; i++) {
+        cr_assert_eq(rsv_stream_reader_next(&sr, &rec, &more), RSV_OK);
+        if (!more) break;
+        cr_assert_lt(i, 4);
+        cr_assert_eq(rec.key_len, RECS[i].key_len, "record %d", i);
+        cr_assert(memcmp(rec.key, RECS[i].key, rec.key_len) == 0, "record %d: key", i);
+        cr_assert_eq(rec.value.kind, RECS[i].value.kind, "record %d", i);
+        cr_assert_eq(rec.value.len, RECS[i].value.len, "record %d", i);
+        if (rec.value.len) cr_assert(memcmp(rec.value.data, RECS[i].value.data, rec.value.len) == 0);
+    }
+    cr_assert_eq(i, 4);
+    rsv_stream_reader_free(&sr);
+    rsv_writer_free(&out);
+    guard_off();
+}
