@@ -31,15 +31,15 @@ def expected(case, a):
         # alignment 0 the first refill is aligned and a later one, in the middle
         # of the view, starts before the byte holding p (A4)
         first = r"-%d" % a if a else r"-[1-7]"
-        return "reader.h", r"outside the site's bound .*first byte %s from the first allowed" % first
+        return "reader_impl.h", r"outside the site's bound .*first byte %s from the first allowed" % first
     if case == "head":
-        return "reader.h", r"outside the site's bound .*first byte -1 from the first allowed"
+        return "reader_impl.h", r"outside the site's bound .*first byte -1 from the first allowed"
     if case == "tail":
         return "reader.c", r"outside the site's bound .*last byte \+1 from the last allowed"
     if case == "skipped":
         # the byte holding view bits 5..7 (byte 1: off = 3), reloaded at p = 105
         # (byte 13): all its bits were read or skipped before p
-        return "reader.h", r"outside the site's bound .*first byte -12 from the first allowed"
+        return "reader_impl.h", r"outside the site's bound .*first byte -12 from the first allowed"
     raise ValueError(case)
 
 
