@@ -23,7 +23,10 @@ pp=$(printf '#include <reservoir/reservoir.h>\n' |
      "$cc" -E -P -x c -std=c17 "-DRSV_API=$marker" -I "$inc" "$@" - | tr '\n' ' ')
 
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TWDBRVi]$/ {print $3}' \
-           | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' | sort -u)
+           | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' \
+           | grep -v -E '^__(msan|asan|ubsan|lsan|sanitizer)_' | sort -u)
+# (the second filter: symbols a sanitizer build's instrumentation adds to every
+# shared object, e.g. MSan's __msan_track_origins; not part of the library's API)
 # Each marker is followed by the declaration up to its parameter list: the
 # function name is the last identifier before the first '('.
 declared=$(printf '%s' "$pp" | grep -oE "$marker[^;{(]*\(" \
