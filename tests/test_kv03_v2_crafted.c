@@ -9,7 +9,7 @@
 
 #include "reservoir/kv03.h"
 
-#include "../codec/src/kv03_walk.h" /* rsv__kv03_parse_fast: the fast path's coverage */
+#include "../codec/src/kv03_frame_parse.h" /* rsv__kv03_parse_fast: the fast path's coverage */
 #include "kv03_build.h"
 #include "kv03_diff.h"
 #include "kv03_v2_file.h"

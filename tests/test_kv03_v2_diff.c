@@ -17,7 +17,7 @@
 #include "reservoir/kv03.h"
 #include "reservoir/oracle_kv03.h"
 
-#include "../codec/src/kv03_walk.h" /* rsv__kv03_parse_generic */
+#include "../codec/src/kv03_frame_parse.h" /* rsv__kv03_parse_generic */
 #include "kv03_diff.h"
 #include "testutil.h"
 

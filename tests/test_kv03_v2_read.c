@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "reservoir/kv03.h"
-#include "../codec/src/kv03_walk.h" /* rsv__kv03_frames_literal_words (private) */
+#include "../codec/src/kv03_frame_parse.h" /* rsv__kv03_frames_literal_words (private) */
 
 #include "kv03_build.h"
 #include "kv03_diff.h"

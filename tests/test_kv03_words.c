@@ -1,6 +1,6 @@
 /* The word-wise key rebuild, order check and value copy of the cursor and the
  * record-stream reader (codec/src/key_words.h) and the register-local fast
- * frame parse (codec/src/kv03_walk.h), against the oracle:
+ * frame parse (codec/src/kv03_frame_parse.h), against the oracle:
  *  - shapes: record pairs A < B whose lcp ends at every bit of a byte
  *    (u = 0..7) after 0, 1 or 9 shared bytes, B's literal 1..80 bytes (so
  *    1..11 word chunks), B an extension of A, a third key C sharing a long
@@ -27,7 +27,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../codec/src/kv03_walk.h" /* rsv__kv03_writer_add_framed: files with a given lcp */
+#include "../codec/src/kv03_frame_parse.h" /* rsv__kv03_frames_literal_words */
+#include "../codec/src/kv03_writer.h" /* rsv__kv03_writer_add_framed: files with a given lcp */
 #include "kv03_diff.h"
 #include "reservoir/kv03.h"
 #include "reservoir/oracle_kv03.h"

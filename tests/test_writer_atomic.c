@@ -8,7 +8,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../codec/src/kv03_walk.h" /* rsv__kv03_writer_add_framed */
+#include "../codec/src/kv03_writer.h" /* rsv__kv03_writer_add_framed: files with a given lcp */
 #include "reservoir/kv03.h"
 #include "reservoir/record.h"
 #include "reservoir/writer.h"

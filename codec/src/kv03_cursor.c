@@ -12,7 +12,7 @@
 
 #include "buffer.h"
 #include "key_words.h"
-#include "kv03_walk.h"
+#include "kv03_frame_parse.h"
 
 rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f)
 {

@@ -11,7 +11,8 @@
 #include "code_list.h"
 #include "kv03_layout.h"
 #include "kv03_sink.h"
-#include "kv03_walk.h"
+#include "kv03_frame_parse.h"
+#include "kv03_writer.h"
 
 uint32_t rsv__kv03_header_crc(const uint8_t *hdr)
 {

@@ -8,7 +8,7 @@
 
 #include "key_words.h"
 #include "kv03_dict.h"
-#include "kv03_walk.h"
+#include "kv03_frame_parse.h"
 
 rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f)
 {

@@ -14,7 +14,7 @@
 #include "reservoir/kv03.h"
 
 #include "kv03_dict.h"
-#include "kv03_walk.h"
+#include "kv03_frame_parse.h"
 
 rsv_status rsv_kv03_first_block_of_code(const rsv_kv03_file *f, uint64_t j, uint64_t *first, uint64_t *last)
 {

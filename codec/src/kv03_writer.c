@@ -17,7 +17,7 @@
 #include "bits_fast.h"
 #include "code_list.h"
 #include "kv03_sink.h"
-#include "kv03_walk.h"
+#include "kv03_frame_parse.h"
 #include "kv03_writer.h"
 
 rsv_kv03_policy rsv_kv03_policy_default(void)

@@ -5,10 +5,25 @@
 #include "reservoir/kv03.h"
 
 /* Make `code` the code of the next record framed with
- * rsv__kv03_writer_add_framed (kv03_walk.h): §11.1 steps 1–3 for the code
+ * rsv__kv03_writer_add_framed (below): §11.1 steps 1–3 for the code
  * (TOO_LARGE, SELECTOR_PREFIX, UNSORTED when it sorts before the last
  * record's code); a code other than the last record's starts a fresh key
  * (the caller then passes lcp = 0). The view is copied. Failures poison. */
 rsv_status rsv__kv03_writer_code(rsv_kv03_writer *w, rsv_view code);
+
+/* Writer entry for merges: key given as its exact lcp (bits) with the
+ * previous key and the key bits [lcp, key_bits). */
+rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits,
+                                       rsv_view suffix, const rsv_value_span *v);
+
+/* Data-stream bits written so far: flushed to a file sink + still buffered. */
+static inline uint64_t rsv__kv03_writer_bits(const rsv_kv03_writer *w)
+{
+    return w->flushed_bits + rsv_writer_bits(&w->data);
+}
+
+/* Poison the writer with st (unless already poisoned) and discard its file
+ * sink's temporary, if any. Merges call it when their own input fails. */
+void rsv__kv03_writer_abort(rsv_kv03_writer *w, rsv_status st);
 
 #endif

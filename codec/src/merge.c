@@ -30,7 +30,7 @@
 
 #include "bits_fast.h"
 #include "kv03_sink.h"
-#include "kv03_walk.h"
+#include "kv03_frame_parse.h"
 #include "kv03_writer.h"
 #include "merge_codes.h"
 #include "merge_state.h"

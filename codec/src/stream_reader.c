@@ -14,7 +14,7 @@
 
 #include "buffer.h"
 #include "key_words.h"
-#include "kv03_walk.h"
+#include "kv03_frame_parse.h"
 
 static size_t set_size(const rsv_stream_reader *sr) { return sr->set.ends ? sr->set.m : 1; }
 
@@ -197,7 +197,7 @@ static rsv_status parse_generic(rsv_stream_reader *sr, parsed *p)
  * reader (registers, not memory) with in-bounds 8-byte refills only; 0, with
  * nothing changed, for anything else: record 0, a selector backspace > 0, a
  * code longer than the cache, the last bytes of the stream, every error.
- * The generic parse then runs from the same state (kv03_walk.h explains). */
+ * The generic parse then runs from the same state (kv03_frame_parse.h explains). */
 static inline int parse_fast(rsv_stream_reader *sr, parsed *p)
 {
     if (RSV_UNLIKELY(sr->i == 0)) return 0;

@@ -345,7 +345,7 @@ typedef struct rsv_kv03_frame {
     rsv_view literal;  /* the S literal bits */
     rsv_value_span value;
     /* Private (implementation, not API): filled only for the library's own
-     * merge, which turns the option on (codec/src/kv03_walk.h); otherwise
+     * merge, which turns the option on (codec/src/kv03_frame_parse.h); otherwise
      * rsv__literal_inline is 0. */
     uint64_t rsv__literal_word;
     int rsv__literal_inline;
@@ -360,7 +360,7 @@ typedef struct rsv_kv03_frames {
     uint64_t cont_prev; /* logical length of the previous key (c initially) */
     rsv_kv03_diag diag;
     int done;
-    int rsv__literal_words; /* private: the merge's short-literal option (kv03_walk.h) */
+    int rsv__literal_words; /* private: the merge's short-literal option (kv03_frame_parse.h) */
     uint64_t next_block; /* index of the next block-start record (saves i mod W) */
     uint64_t code;       /* Cp: dictionary index of the previous record's code */
     uint64_t code_bits;  /* |Cp| (c = dict_bits when m <= 1) */

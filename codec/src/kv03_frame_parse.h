@@ -1,12 +1,13 @@
-/* Private: the frame parse shared by the frame walker, the cursor and merges
- * (KV03.md §3.3 steps 1–5 and the terminal check). */
-#ifndef RSV_KV03_WALK_H
-#define RSV_KV03_WALK_H
+/* Private: the frame parse shared by the frame walker, the cursor, the
+ * stream reader and merges (KV03.md §3.3 steps 1–5 and the terminal check). */
+#ifndef RSV_KV03_FRAME_PARSE_H
+#define RSV_KV03_FRAME_PARSE_H
 
 #include "reservoir/kv03.h"
 
 #include "bits.h"
 #include "kv03_dict.h"
+#include "kv03_fast_read.h"
 
 /* The merge's option (set after rsv_kv03_frames_init; kept by seek_code):
  * frames also carry a literal that fits the walker's cache (S <= 57, or
@@ -33,64 +34,6 @@ rsv_status rsv__kv03_parse_generic(rsv_kv03_frames *fw, rsv_kv03_frame *out);
  * having changed nothing, and the caller runs the generic parse from the
  * same state. Success therefore gives exactly the generic parse's result
  * and the failure paths are the generic ones by construction. */
-
-/* Refill with the 8-byte load only (CODES.md §5.2): 0 when fewer than 64 - s
- * bits remain, where only the exact tail load would be in bounds. */
-static inline int rsv__fast_fill(rsv_reader *r)
-{
-    uint64_t bit = r->off + r->pos;
-    unsigned s = (unsigned)(bit & 7);
-    if (RSV_UNLIKELY(r->len - r->pos < 64u - s)) return 0;
-    r->cache = rsv__load_be64_in(r->data + (bit >> 3), RSV__READER_LO(r), RSV__READER_HI(r)) << s;
-    r->n = 64u - s;
-    return 1;
-}
-
-static inline int rsv__fast_eg0(rsv_reader *r, uint64_t *v)
-{
-    return rsv__eg0_try(r, v) || (rsv__fast_fill(r) && rsv__eg0_try(r, v));
-}
-
-/* take(n)/skip(n) without loads (A3); 0 when n passes the end. */
-static inline int rsv__fast_skip(rsv_reader *r, uint64_t nbits)
-{
-    if (nbits <= r->n) {
-        rsv__consume(r, (unsigned)nbits);
-        return 1;
-    }
-    if (nbits > r->len - r->pos) return 0;
-    r->pos += nbits;
-    r->cache = 0;
-    r->n = 0;
-    return 1;
-}
-
-/* A value (KV03.md §1.3) as rsv_read_value decodes it; 0 on anything else. */
-static inline int rsv__fast_value(rsv_reader *r, rsv_value_span *v)
-{
-    uint64_t start = r->pos, n;
-    if (r->n == 0 && !rsv__fast_fill(r)) return 0;
-    unsigned tag = (unsigned)(r->cache >> 63);
-    rsv__consume_lt64(r, 1);
-    if (!tag) {
-        v->kind = RSV_VALUE_TOMBSTONE;
-        v->len = 0;
-        v->bytes = rsv_view_make(NULL, 0, 0);
-        v->width = 1;
-        return 1;
-    }
-    if (!rsv__fast_eg0(r, &n) || n > (r->len - r->pos) / 8) return 0;
-    v->bytes = rsv_view_make(r->data, r->off + r->pos, 8 * n);
-    rsv__fast_skip(r, 8 * n); /* in range: checked above */
-    /* A long skipped value puts the next record in a cold cache line: start
-     * fetching it now. A prefetch loads nothing architecturally and never
-     * faults, and it is only issued for an address inside the view. */
-    if (n >= 48 && r->pos < r->len) RSV__PREFETCH(r->data + ((r->off + r->pos) >> 3));
-    v->kind = RSV_VALUE_PRESENT;
-    v->len = n;
-    v->width = r->pos - start;
-    return 1;
-}
 
 /* Transitions (KV03.md §3.3 step 2, m >= 2) are decoded here too, from
  * the cached bits passed by value (the local reader never escapes): R < |Cp|
@@ -188,22 +131,8 @@ RSV__KV03_FAST_INLINE int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_fra
     fw->i = i + 1;
     return 1;
 }
+
 /* After record N-1: position = data extent and cont_prev = terminal length. */
 rsv_status rsv__kv03_terminal(const rsv_kv03_frames *fw);
-
-/* Writer entry for merges: key given as its exact lcp (bits) with the
- * previous key and the key bits [lcp, key_bits). */
-rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits,
-                                       rsv_view suffix, const rsv_value_span *v);
-
-/* Data-stream bits written so far: flushed to a file sink + still buffered. */
-static inline uint64_t rsv__kv03_writer_bits(const rsv_kv03_writer *w)
-{
-    return w->flushed_bits + rsv_writer_bits(&w->data);
-}
-
-/* Poison the writer with st (unless already poisoned) and discard its file
- * sink's temporary, if any. Merges call it when their own input fails. */
-void rsv__kv03_writer_abort(rsv_kv03_writer *w, rsv_status st);
 
 #endif
