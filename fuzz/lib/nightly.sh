@@ -13,7 +13,9 @@
 # a budget of 30 minutes or more, 20 with two hours or more) when a build of
 # rsv_diffcheck exists, run the KV03 exhaustive merges
 # (RSV_KV03_EXHAUSTIVE_FULL=1 test_kv03_diff_exhaustive), write the coverage report (build/coverage/) and
-# build/nightly/summary.md + summary.json. Then mutation testing of codec/
+# build/nightly/summary.md + summary.json. The codec/ line and branch coverage
+# of the replay below RSV_COV_MIN_LINES / RSV_COV_MIN_BRANCHES (90 / 80 %) is a
+# finding (fuzz/lib/coverage.sh). Then mutation testing of codec/
 # (tests/mutation/run, docs/mutation.md; its score goes into the summary, a
 # surviving mutant not argued equivalent is a finding). Exit 1 on any finding.
 #
@@ -235,6 +237,10 @@ cmd_nightly() {
         record coverage "$t" "$(awk '$1 == "TOTAL" { print $8 - $9 "\t" $8 "\t" $10 "\t" $2 - $3 "\t" $2 "\t" $4 }' "$BUILD_ROOT/coverage/$t.txt")"
     done
     record coverage_all "$(awk '$1 == "TOTAL" { print $8 - $9 "\t" $8 "\t" $10 "\t" $2 - $3 "\t" $2 "\t" $4 }' "$BUILD_ROOT/coverage/report.txt")"
+    # The codec/ gate (fuzz/lib/coverage.sh): counted lines and branch outcomes,
+    # covered and total, and the thresholds; below either is a finding.
+    record coverage_codec "$(awk -F'\t' '$1 == "TOTAL" { print $2 "\t" $3 "\t" $4 "\t" $5 }' "$BUILD_ROOT/coverage/codec.tsv" 2>/dev/null)" \
+        "$COV_MIN_LINES" "$COV_MIN_BRANCHES"
     # 7. Mutation testing of codec/ (docs/mutation.md): every mutant against the
     # fast gate, one private build tree per core. Results persist in
     # build/mutation-nightly/ and --resume keeps them while the tree is

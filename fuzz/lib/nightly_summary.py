@@ -23,7 +23,7 @@ def main(argv):
     if len(argv) != 4:
         sys.stderr.write(__doc__)
         return 2
-    targets, diffcheck, meta, cov_all, mutation, kv03x = {}, {}, {}, {}, {}, {}
+    targets, diffcheck, meta, cov_all, mutation, kv03x, cov_codec = {}, {}, {}, {}, {}, {}, {}
 
     def tgt(name):
         return targets.setdefault(name, {"target": name, "engines": {}, "replays": {}})
@@ -54,6 +54,8 @@ def main(argv):
             elif kind == "coverage_all":
                 if len(r) >= 7:
                     cov_all = cov(r[1:7])
+            elif kind == "coverage_codec":
+                cov_codec = read_cov_codec(r[1:])
             elif kind == "diffcheck":
                 diffcheck = {"status": r[1], "seconds": num(r[2]), "command": r[3], "log": r[4]}
             elif kind == "kv03exhaustive":
@@ -82,6 +84,8 @@ def main(argv):
                             f"{' '.join(mutation['survivors'][:20])} ({mutation.get('report')})")
         elif mutation.get("exit") not in (0, 130):
             findings.append(f"mutation: tests/mutation/run exited {mutation.get('exit')} ({mutation.get('log')})")
+    if cov_codec and not cov_codec["ok"]:
+        findings.append(f"codec/ coverage of the corpus replay below the thresholds: {cov_codec['text']}")
     if diffcheck.get("status", "").startswith("FAIL"):
         findings.append(f"`{diffcheck['command']}`: {diffcheck['status']} ({diffcheck['log']})")
 
@@ -89,13 +93,28 @@ def main(argv):
         findings.append(f"`{kv03x['command']}`: {kv03x['status']} ({kv03x['log']})")
 
     doc = {"meta": meta, "targets": list(targets.values()), "diffcheck": diffcheck, "kv03_exhaustive": kv03x,
-           "coverage_total": cov_all, "mutation": mutation, "findings": findings}
+           "coverage_total": cov_all, "coverage_codec": cov_codec, "mutation": mutation, "findings": findings}
     with open(argv[3], "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=2)
         f.write("\n")
     with open(argv[2], "w", encoding="utf-8") as f:
         f.write(render_md(doc))
     return 1 if findings else 0
+
+
+def read_cov_codec(r):
+    """The codec/ gate: lines covered, lines, branches covered, branches, min lines %, min branches %
+    (a missing codec.tsv gives empty fields: not ok)."""
+    try:
+        lc, ln, bc, bn = (int(x) for x in r[0:4])
+        ml, mb = float(r[4]), float(r[5])
+    except (ValueError, IndexError):
+        return {"ok": False, "text": "no codec/ figures (build/coverage/codec.tsv missing)"}
+    lp, bp = (100.0 * lc / ln if ln else 100.0), (100.0 * bc / bn if bn else 100.0)
+    return {"lines_covered": lc, "lines": ln, "lines_percent": round(lp, 2), "min_lines_percent": ml,
+            "branches_covered": bc, "branches": bn, "branches_percent": round(bp, 2), "min_branches_percent": mb,
+            "ok": lp >= ml and bp >= mb,
+            "text": f"lines {lc}/{ln} ({lp:.2f} %, min {ml:g} %), branches {bc}/{bn} ({bp:.2f} %, min {mb:g} %)"}
 
 
 def read_mutation(rc, report, log):
@@ -155,6 +174,10 @@ def render_md(doc):
     out += ["", f"All targets together: lines {c.get('lines_covered')}/{c.get('lines')} ({c.get('lines_percent')}), "
             f"regions {c.get('regions_covered')}/{c.get('regions')} ({c.get('regions_percent')}); "
             f"HTML report `{m.get('coverage_report')}`."]
+    cc = doc.get("coverage_codec") or {}
+    if cc:
+        out += ["", f"codec/ (counted files: build/coverage/codec.txt): {cc['text']}: "
+                f"{'ok' if cc['ok'] else '**BELOW THE THRESHOLD**'}."]
     d = doc["diffcheck"]
     out += ["", f"Bounded-exhaustive differential driver (`{d.get('command')}`): {d.get('status')}"
             f"{' in ' + str(d.get('seconds')) + ' s' if d.get('status') != 'skipped' else ''}.", ""]
