@@ -5,7 +5,8 @@
  * §12.4 variants and the other fixtures are built with the ORACLE encoder
  * (the reference implementation), and the §12.4 variants are checked against
  * the body/header CRCs the spec states, so a wrong oracle stops the
- * generator instead of seeding nonsense. Script seeds (roundtrip, merge,
+ * generator instead of seeding nonsense. --sweep writes merge candidates
+ * (resealed one-byte variants of given files; see sweep()). Script seeds (roundtrip, merge,
  * stream) follow common/kv03_fuzz.h: values are pushed in consumption order
  * and the byte string is reversed at the end (the data producer reads from
  * the end, last byte most significant). Output is deterministic. */
@@ -764,6 +765,49 @@ static void gen_stream(void)
     free(r);
 }
 
+/* ---- merge candidates: resealed one-byte variants (--sweep) ---------------
+ *
+ * rsv_gen_corpus_kv03 --sweep OUTDIR FILE...: for every byte of each KV03 FILE
+ * except the two CRC fields (bytes 64..71), the file with that byte set to
+ * 0x00, 0x01, 0xFF, x^0x01, x^0x80, x+1 and x-1 (x = the byte; values equal to
+ * x or to an earlier one are skipped), both CRCs re-sealed, written as
+ * OUTDIR/<file basename>.<offset>.<value in hex>. Every header and directory
+ * field and every dictionary, EF and data byte thus takes values just beside
+ * its valid one, past the CRC checks that stop random mutations. These are
+ * candidates, not seeds: `-merge=1` (fuzz/fuzz minimize, docs/fuzzing.md
+ * "Growing the corpora") keeps the few that add coverage. */
+static int sweep(const char *outdir, const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) die(path);
+    static uint8_t f[1 << 16], g[1 << 16];
+    size_t n = fread(f, 1, sizeof f, in);
+    if (ferror(in) || !feof(in) || fclose(in) != 0) die(path);
+    if (n < 96) {
+        fprintf(stderr, "rsv_gen_corpus_kv03: %s: %zu bytes, not a KV03 file\n", path, n);
+        return 1;
+    }
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    g_outdir = outdir;
+    for (size_t i = 0; i < n; i++) {
+        if (i >= 64 && i < 72) continue;
+        uint8_t x = f[i], vals[7] = {0x00, 0x01, 0xFF, (uint8_t)(x ^ 1), (uint8_t)(x ^ 0x80), (uint8_t)(x + 1),
+                                     (uint8_t)(x - 1)};
+        for (size_t v = 0; v < 7; v++) {
+            int seen = vals[v] == x;
+            for (size_t u = 0; u < v; u++) seen |= vals[u] == vals[v];
+            if (seen) continue;
+            memcpy(g, f, n);
+            g[i] = vals[v];
+            reseal(g, n);
+            char name[256];
+            snprintf(name, sizeof name, "%s.%zu.%02x", base, i, vals[v]);
+            write_file(".", name, g, n);
+        }
+    }
+    return 0;
+}
+
 static void make_dir(const char *a, const char *b)
 {
     char path[512];
@@ -775,9 +819,18 @@ int main(int argc, char **argv)
 {
     static const char *const dirs[] = {"kv03_parse", "kv03_parse_structured", "kv03_roundtrip", "merge_diff",
                                        "stream_diff"};
+    if (argc >= 4 && strcmp(argv[1], "--sweep") == 0) {
+        make_dir(argv[2], NULL);
+        int rc = 0;
+        for (int i = 3; i < argc; i++) rc |= sweep(argv[2], argv[i]);
+        printf("rsv_gen_corpus_kv03: wrote %u merge candidates under %s\n", g_files, argv[2]);
+        return rc;
+    }
     if (argc != 2) {
         fprintf(stderr, "usage: %s OUTDIR\n  writes OUTDIR/{kv03_parse,kv03_parse_structured,kv03_roundtrip,"
-                        "merge_diff,stream_diff}/*\n", argv[0]);
+                        "merge_diff,stream_diff}/*\n"
+                        "       %s --sweep OUTDIR KV03_FILE...\n  writes resealed one-byte variants of each "
+                        "file into OUTDIR (merge candidates)\n", argv[0], argv[0]);
         return 2;
     }
     g_outdir = argv[1];
