@@ -679,6 +679,30 @@ static void gen_merge(void)
     push(&s, 0xA, 8);
     u8(&s, 0xFF);
     emit(&s, T, "ex12_two_inputs");
+
+    /* Long selector codes: mode 6 gives one input C0 with one bit flipped
+     * (how odd) or one bit longer (how even), so the output holds two codes
+     * of 512 bits (the 511-bit one: C0 a prefix of the other, MERGE_MISMATCH):
+     * more code bits than the writer's inline code store
+     * (RSV_KV03_MAX_CODE_BITS / 8 + 8 bytes), which must grow. */
+    struct { const char *name; unsigned c, ninputs, how; } lc[] = {
+        {"code512_in2_mode6_flip", 512, 2, 0x0B}, {"code511_in3_mode6_longer_mismatch", 511, 3, 0x02},
+        {"code512_in4_drop_mode6_flip_last", 512, 4, 0x7F},
+    };
+    for (size_t v = 0; v < sizeof lc / sizeof lc[0]; v++) {
+        memset(&s, 0, sizeof s);
+        u8(&s, (lc[v].ninputs - 2) | (v == 2 ? 1u << 2 : 0) | (6u << 3));
+        policy(&s, v == 1, v == 1 ? 5 : 0, 2 + (unsigned)v, 1);
+        code_bits(&s, lc[v].c, (uint8_t)(0x3C + v));
+        split_records(&s, 20);
+        for (unsigned j = 0; j < lc[v].ninputs; j++) {
+            push(&s, UINT64_C(0xC2B2AE3D27D4EB4F) * (j + 1 + v), 8);
+            u8(&s, 0x35u * (j + v));
+        }
+        u8(&s, (unsigned)v % lc[v].ninputs); /* victim */
+        u8(&s, lc[v].how);
+        emit(&s, T, lc[v].name);
+    }
 }
 
 static void gen_stream(void)
