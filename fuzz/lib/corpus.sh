@@ -25,6 +25,12 @@ merge_corpus() {
             sha=$(sha1sum <"$f" | cut -d' ' -f1)
             [[ -f $out/$sha ]] && mv "$out/$sha" "$out/$(basename "$f")"
         done < <(find "$ROOT/corpus/$t" -maxdepth 1 -type f ! -name '.*' -print0)
+        # The scratch corpus was seeded with regressions/ too: no top-level
+        # copy of a file that regressions/ keeps anyway (it is replayed there).
+        while IFS= read -r -d '' f; do
+            sha=$(sha1sum <"$f" | cut -d' ' -f1)
+            [[ -f $out/$sha ]] && rm -f "$out/$sha"
+        done < <(find "$ROOT/corpus/$t/regressions" -type f ! -name '.*' -print0 2>/dev/null)
     fi
     return 0
 }
