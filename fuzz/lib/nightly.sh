@@ -21,7 +21,9 @@
 #
 # A part that does not finish within its time budget is a failure, unless the
 # budget was explicitly reduced (RSV_NIGHTLY_DIFFCHECK_SECONDS or
-# RSV_NIGHTLY_KV03X_SECONDS below its default): then it is recorded as incomplete. fuzz/lib/nightly_budget_test.sh
+# RSV_NIGHTLY_KV03X_SECONDS below its default, RSV_NIGHTLY_MUTATION_MINUTES
+# for the mutation part, which has no budget otherwise and must complete):
+# then it is recorded as incomplete. fuzz/lib/nightly_budget_test.sh
 # tests that rule.
 
 # The diffcheck part's time budget: max(budget, 10 minutes), unless
@@ -254,9 +256,9 @@ cmd_nightly() {
         python3 "$ROOT/tests/mutation/run" "${margs[@]}" >"$out/mutation.log" 2>&1 || mrc=$?
         if [[ -f $mdir/mutation-report.json ]]; then
             cp "$mdir/mutation-report.md" "$mdir/mutation-report.json" "$out/"
-            record mutation "$mrc" "$out/mutation-report.json" "${out#"$ROOT"/}/mutation.log"
+            record mutation "$mrc" "$out/mutation-report.json" "${out#"$ROOT"/}/mutation.log" "${RSV_NIGHTLY_MUTATION_MINUTES:+1}"
         else
-            record mutation "$mrc" "" "${out#"$ROOT"/}/mutation.log"
+            record mutation "$mrc" "" "${out#"$ROOT"/}/mutation.log" "${RSV_NIGHTLY_MUTATION_MINUTES:+1}"
         fi
         tail -3 "$out/mutation.log"
     fi

@@ -45,5 +45,27 @@ got=$(unset RSV_NIGHTLY_KV03X_SECONDS; kv03x_budget 5);   check "kv03x budget 5 
 got=$(unset RSV_NIGHTLY_KV03X_SECONDS; kv03x_budget 120); check "kv03x budget 120 min" "7200 0" 0 "$got" 0
 got=$(RSV_NIGHTLY_KV03X_SECONDS=600 kv03x_budget 5);      check "kv03x budget reduced" "600 1" 0 "$got" 0
 
+# The mutation part has no budget unless RSV_NIGHTLY_MUTATION_MINUTES sets
+# one: not finishing (interrupted: exit 130, or a report that is not
+# complete) is a finding of nightly_summary.py unless that reduction was made.
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+m() { # NAME EXIT COMPLETE(true|false|-) REDUCED(1|"") WANT_RC
+    local rep=""
+    if [[ $3 != - ]]; then
+        rep="$tmp/report.json"
+        echo "{\"summary\": {\"complete\": $3, \"survivors\": [], \"evaluated\": 5, \"selected\": 9}}" >"$rep"
+    fi
+    printf 'mutation\t%s\t%s\t%s\t%s\n' "$2" "$rep" log "$4" >"$tmp/rec.tsv"
+    local rc=0
+    python3 "$here/nightly_summary.py" "$tmp/rec.tsv" "$tmp/s.md" "$tmp/s.json" || rc=$?
+    check "mutation: $1" "$5" 0 "$rc" 0
+}
+m "complete"                    0 true  ""  0
+m "interrupted, no reduction"   130 false "" 1
+m "interrupted, reduced"        130 false 1 0
+m "incomplete, no reduction"    0 false "" 1
+m "incomplete, reduced"         0 false 1 0
+m "failed run"                  2 -     1 1
+
 echo "$passed passed, $failed failed"
 (( failed == 0 && passed > 0 ))

@@ -62,6 +62,7 @@ def main(argv):
                 kv03x = {"status": r[1], "seconds": num(r[2]), "command": r[3], "log": r[4]}
             elif kind == "mutation":
                 mutation = read_mutation(r[1], r[2] if len(r) > 2 else "", r[3] if len(r) > 3 else "")
+                mutation["budget_reduced"] = len(r) > 4 and r[4] == "1"
             elif kind == "meta":
                 meta = {"budget_minutes": num(r[1]), "wall_seconds": num(r[2]), "cores": num(r[3]),
                         "corpus_updated": r[4] == "1", "coverage_report": r[5]}
@@ -84,6 +85,13 @@ def main(argv):
                             f"{' '.join(mutation['survivors'][:20])} ({mutation.get('report')})")
         elif mutation.get("exit") not in (0, 130):
             findings.append(f"mutation: tests/mutation/run exited {mutation.get('exit')} ({mutation.get('log')})")
+        # A part that does not finish is a failure unless its budget was
+        # explicitly reduced (RSV_NIGHTLY_MUTATION_MINUTES): interrupted (130)
+        # or a report that is not complete.
+        if (mutation.get("exit") == 130 or mutation.get("complete") is False) and not mutation["budget_reduced"]:
+            findings.append(f"mutation: did not finish (exit {mutation.get('exit')}, complete "
+                            f"{mutation.get('complete')}) and its budget was not explicitly reduced "
+                            f"(RSV_NIGHTLY_MUTATION_MINUTES) ({mutation.get('log')})")
     if cov_codec and not cov_codec["ok"]:
         findings.append(f"codec/ coverage of the corpus replay below the thresholds: {cov_codec['text']}")
     if diffcheck.get("status", "").startswith("FAIL"):
