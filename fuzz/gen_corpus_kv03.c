@@ -795,7 +795,9 @@ static void gen_stream(void)
  * except the two CRC fields (bytes 64..71), the file with that byte set to
  * 0x00, 0x01, 0xFF, x^0x01, x^0x80, x+1 and x-1 (x = the byte; values equal to
  * x or to an earlier one are skipped), both CRCs re-sealed, written as
- * OUTDIR/<file basename>.<offset>.<value in hex>. Every header and directory
+ * OUTDIR/<file basename>.<offset>.<value in hex>; and every 8-aligned u64 of
+ * the header and directory set to 0, 1, 2^64-1, 2^63, (2^64-1)/8 and x+1, x-1,
+ * x+8, x-8, 2x, x/2, x+96 (OUTDIR/<basename>.u64_<offset>.<value>). Every header and directory
  * field and every dictionary, EF and data byte thus takes values just beside
  * its valid one, past the CRC checks that stop random mutations. These are
  * candidates, not seeds: `-merge=1` (fuzz/fuzz minimize, docs/fuzzing.md
@@ -826,6 +828,24 @@ static int sweep(const char *outdir, const char *path)
             reseal(g, n);
             char name[256];
             snprintf(name, sizeof name, "%s.%zu.%02x", base, i, vals[v]);
+            write_file(".", name, g, n);
+        }
+    }
+    /* whole little-endian u64 fields of the header and directory (8-aligned,
+     * the CRC word excepted): values one step or a power of two away */
+    for (size_t i = 0; i + 8 <= n && i < 288; i += 8) {
+        if (i == 64) continue;
+        uint64_t x = le(f + i, 8), vals[] = {0, 1, UINT64_MAX, UINT64_C(1) << 63, x + 1, x - 1, x + 8, x - 8,
+                                             x * 2, x / 2, x + 96, UINT64_MAX / 8};
+        for (size_t v = 0; v < sizeof vals / sizeof vals[0]; v++) {
+            int seen = vals[v] == x;
+            for (size_t u = 0; u < v; u++) seen |= vals[u] == vals[v];
+            if (seen) continue;
+            memcpy(g, f, n);
+            put_le(g + i, vals[v], 8);
+            reseal(g, n);
+            char name[256];
+            snprintf(name, sizeof name, "%s.u64_%zu.%llx", base, i, (unsigned long long)vals[v]);
             write_file(".", name, g, n);
         }
     }
