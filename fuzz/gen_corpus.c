@@ -593,6 +593,13 @@ static void gen_roundtrip(void)
         snprintf(name, sizeof name, "random_items_%u", i);
         emit(&s, "codes_roundtrip", name, 0);
     }
+    /* no items (after the random ones: the rng sequence above stays as it
+     * was): rsv_writer_finish of an empty writer hands out a 1-byte
+     * allocation and 0 bytes; with the default and with a 0-bit limit */
+    rt_begin(&s, RSV_RT_BIG_LIMIT);
+    emit(&s, "codes_roundtrip", "no_items", 0);
+    rt_begin(&s, 0);
+    emit(&s, "codes_roundtrip", "no_items_limit0", 0);
 }
 
 static void make_dir(const char *path)
