@@ -168,10 +168,12 @@ static rsv_oracle_record *fixture(size_t n, uint8_t (*keys)[4], uint8_t (*vals)[
     return r;
 }
 
-static void gen_sparse(void)
+/* W = 1: one EF entry per record. 4200 tiny records and one large value at
+ * record `big_at`: the high positions of that record's group jump by > 4096
+ * (§4 sparse). 2100: a group in the middle; 4150: the last, partial group
+ * (records 4096..4199). */
+static void gen_sparse(const char *name, size_t big_at)
 {
-    /* W = 1: one EF entry per record. 4200 tiny records and one large value in
-     * the middle: the high positions of one group jump by > 4096 (§4 sparse). */
     size_t n = 4200;
     rsv_oracle_record *r = calloc(n, sizeof *r);
     uint8_t *keys = malloc(2 * n), *big = calloc(1, 65536);
@@ -182,14 +184,14 @@ static void gen_sparse(void)
             keys[2 * i + 1] = (uint8_t)i;
             r[i].key = keys + 2 * i;
             r[i].key_len = 2;
-            r[i].state = i == 2100 ? RSV_ORACLE_PRESENT : RSV_ORACLE_TOMBSTONE;
-            r[i].value = i == 2100 ? big : NULL;
-            r[i].value_len = i == 2100 ? vb : 0;
+            r[i].state = i == big_at ? RSV_ORACLE_PRESENT : RSV_ORACLE_TOMBSTONE;
+            r[i].value = i == big_at ? big : NULL;
+            r[i].value_len = i == big_at ? vb : 0;
         }
         size_t len;
         uint8_t *f = encode(r, n, 0, 0, 1, 15, c0_default, 1, &len);
         if (le(f + 96 + 64 + 16 * 4 + 8, 8) > 0) { /* section 4 length */
-            write_parse("sparse_ef_w1", f, len);
+            write_parse(name, f, len);
             free(f);
             break;
         }
@@ -277,7 +279,8 @@ static void gen_parse(void)
     write_parse("fixture40_golomb2_w7", x, len);
     free(x);
     free(r);
-    gen_sparse();
+    gen_sparse("sparse_ef_w1", 2100);
+    gen_sparse("sparse_ef_w1_last_group", 4150);
 }
 
 
