@@ -3,15 +3,19 @@
 # crash → regression flow.
 
 # merge_corpus BINARY TARGET OUTDIR INPUT_DIRS...: libFuzzer -merge=1 of the
-# inputs into a fresh OUTDIR (the smallest set with the same features); files
+# inputs into a fresh OUTDIR (a small set with the same coverage edges); files
 # that came from corpus/TARGET/ keep their descriptive names.
+# -use_counters=0: the features are the edges alone, not their hit-count
+# buckets, so the set keeps one input per edge (an eighth to a tenth of the
+# inputs a counter merge keeps, same edges); RSV_MERGE_COUNTERS=1 merges with
+# counters.
 merge_corpus() {
     local bin=$1 t=$2 out=$3; shift 3
     local work="$WORK_ROOT/$t"
     mkdir -p "$work/merge-artifacts" # inputs that crash the merge: already reported by the run
     rm -rf "$out"; mkdir -p "$out"
-    local cmd=("$bin" -merge=1 -timeout=10 -rss_limit_mb=2048 "-max_len=$(max_len_for "$t")"
-        "-artifact_prefix=$work/merge-artifacts/" "$out")
+    local cmd=("$bin" -merge=1 "-use_counters=${RSV_MERGE_COUNTERS:-0}" -timeout=10 -rss_limit_mb=2048
+        "-max_len=$(max_len_for "$t")" "-artifact_prefix=$work/merge-artifacts/" "$out")
     local d
     for d in "$@"; do [[ -d $d ]] && cmd+=("$d"); done
     echo "+ ${cmd[*]}"
