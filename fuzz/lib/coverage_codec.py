@@ -11,11 +11,12 @@ with the merged profile. What is counted:
   codec/include/reservoir/*.h) that holds instrumented code in at least one
   of the binaries, except the basenames in EXCLUDES (space-separated), which
   are printed apart with their figures. A header's inline function is one
-  source: llvm-cov merges its copies from all translation units and binaries,
-  so a line is covered when any copy executed it.
+  source location (llvm-cov's instantiation group over all translation units
+  and binaries): covered = the most any one copy covered, total = the largest
+  count of any copy (a copy that never ran also counts its #if-ed out lines).
 - lines: llvm-cov's lines, i.e. source lines that hold code of a mapping
-  region (comments, blank lines, #if-ed out code and declarations do not
-  count); covered = executed at least once.
+  region (comments, blank lines and declarations do not count); covered =
+  executed at least once.
 - branches: llvm-cov's branch outcomes: each condition of an if, loop,
   ?:, && / || operand and each switch case counts twice (true and false),
   covered = that outcome was taken at least once.
