@@ -24,11 +24,7 @@
 #include "kv03_vectors.h"
 #include "testutil.h"
 
-typedef struct file {
-    const char *name;
-    uint8_t *b;
-    size_t n;
-} file;
+typedef rsv_kv03d_named_file file;
 
 #define NFILES 6
 
@@ -72,41 +68,27 @@ static void load(file *f)
     f[5].name = "random";
     rsv_kv03d_set_free(&s);
     /* the sweeps start from files both sides accept */
-    for (int i = 0; i < NFILES; i++) {
-        rsv_kv03d_report rep;
-        rsv_kv03d_report_init(&rep);
-        cr_assert(rsv_kv03d_file(f[i].b, f[i].n, NULL, NULL, 0, &rep), "%s: %s", f[i].name, rep.msg);
-        cr_assert_eq(rep.status, RSV_OK, "%s: %s", f[i].name, rsv_status_name(rep.status));
-    }
+    rsv_kv03d_report rep;
+    cr_assert(rsv_kv03d_files_accepted(f, NFILES, &rep), "%s", rep.msg);
 }
 
-static void unload(file *f)
-{
-    for (int i = 0; i < NFILES; i++) free(f[i].b);
-}
+static file g_files[NFILES];
+static void setup(void) { load(g_files); }
+static void teardown(void) { rsv_kv03d_files_free(g_files, NFILES); }
+TestSuite(kv03_diff_corrupt, .init = setup, .fini = teardown);
 
 Test(kv03_diff_corrupt, every_bit_flip_rejected)
 {
-    file f[NFILES];
     rsv_kv03d_sweep st = {0};
     rsv_kv03d_report rep;
-    load(f);
-    for (int fi = 0; fi < NFILES; fi++)
-        cr_assert(rsv_kv03d_sweep_flips(f[fi].b, f[fi].n, &st, &rep), "%s: %s", f[fi].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
-    unload(f);
+    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_flips, g_files, NFILES, &st, &rep), "%s", rep.msg);
 }
 
 Test(kv03_diff_corrupt, every_truncation_rejected)
 {
-    file f[NFILES];
     rsv_kv03d_sweep st = {0};
     rsv_kv03d_report rep;
-    load(f);
-    for (int fi = 0; fi < NFILES; fi++)
-        cr_assert(rsv_kv03d_sweep_truncations(f[fi].b, f[fi].n, &st, &rep), "%s: %s", f[fi].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
-    unload(f);
+    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_truncations, g_files, NFILES, &st, &rep), "%s", rep.msg);
 }
 
 /* Flips with both CRCs recomputed: the structural checks decide. Counts of
@@ -114,24 +96,19 @@ Test(kv03_diff_corrupt, every_truncation_rejected)
  * to be nonzero so the sweep demonstrably reaches every layer. */
 Test(kv03_diff_corrupt, every_bit_flip_resealed)
 {
-    file f[NFILES];
     rsv_kv03d_sweep st = {0};
     rsv_kv03d_report rep;
-    load(f);
-    for (int fi = 0; fi < NFILES; fi++)
-        cr_assert(rsv_kv03d_sweep_resealed(f[fi].b, f[fi].n, &st, &rep), "%s: %s", f[fi].name, rep.msg);
+    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_resealed, g_files, NFILES, &st, &rep), "%s", rep.msg);
     cr_assert(st.accepted && st.at_open && st.at_walk && st.at_scan_other,
               "accepted %zu, open %zu, walk %zu, other scan %zu", st.accepted, st.at_open, st.at_walk,
               st.at_scan_other);
-    unload(f);
 }
 
 /* Two resealed flips inside the data stream (section 0) of each non-empty
  * file: deeper framing states than one flip reaches. */
 Test(kv03_diff_corrupt, data_stream_double_flips_resealed)
 {
-    file f[NFILES];
-    load(f);
+    file *f = g_files;
     rsv_rng g = {31337};
     for (int fi = 0; fi < NFILES; fi++) {
         uint64_t len0 = 0;
@@ -152,5 +129,4 @@ Test(kv03_diff_corrupt, data_stream_double_flips_resealed)
         }
         free(x);
     }
-    unload(f);
 }

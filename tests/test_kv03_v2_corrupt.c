@@ -38,11 +38,7 @@
 #define NFILES 4
 #define CODE_BYTES 16
 
-typedef struct file {
-    const char *name;
-    uint8_t *b;
-    size_t n;
-} file;
+typedef rsv_kv03d_named_file file;
 
 static void setbit(uint8_t *b, size_t i, unsigned v)
 {
@@ -103,11 +99,9 @@ static void load(file *f)
         random_file(0x5EED0000u + (uint64_t)i, &f[i]);
     }
     /* the sweeps start from files both sides accept, and that are multi-code */
+    rsv_kv03d_report rep;
+    cr_assert(rsv_kv03d_files_accepted(f, NFILES, &rep), "%s", rep.msg);
     for (int i = 0; i < NFILES; i++) {
-        rsv_kv03d_report rep;
-        rsv_kv03d_report_init(&rep);
-        cr_assert(rsv_kv03d_file(f[i].b, f[i].n, NULL, NULL, 0, &rep), "%s: %s", f[i].name, rep.msg);
-        cr_assert_eq(rep.status, RSV_OK, "%s: %s", f[i].name, rsv_status_name(rep.status));
         rsv_kv03_file kf;
         cr_assert_eq(rsv_kv03_open(f[i].b, f[i].n, NULL, &kf), RSV_OK);
         cr_assert_geq(rsv_kv03_code_count(&kf), 2, "%s is not multi-code", f[i].name);
@@ -115,46 +109,31 @@ static void load(file *f)
     }
 }
 
-static void unload(file *f)
-{
-    for (int i = 0; i < NFILES; i++) free(f[i].b);
-}
+static file g_files[NFILES];
+static void setup(void) { load(g_files); }
+static void teardown(void) { rsv_kv03d_files_free(g_files, NFILES); }
+TestSuite(kv03_v2_corrupt, .init = setup, .fini = teardown);
 
 Test(kv03_v2_corrupt, every_bit_flip_rejected)
 {
-    file f[NFILES];
     rsv_kv03d_sweep st = {0};
     rsv_kv03d_report rep;
-    load(f);
-    for (int i = 0; i < NFILES; i++)
-        cr_assert(rsv_kv03d_sweep_flips(f[i].b, f[i].n, &st, &rep), "%s: %s", f[i].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
-    unload(f);
+    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_flips, g_files, NFILES, &st, &rep), "%s", rep.msg);
 }
 
 Test(kv03_v2_corrupt, every_truncation_rejected)
 {
-    file f[NFILES];
     rsv_kv03d_sweep st = {0};
     rsv_kv03d_report rep;
-    load(f);
-    for (int i = 0; i < NFILES; i++)
-        cr_assert(rsv_kv03d_sweep_truncations(f[i].b, f[i].n, &st, &rep), "%s: %s", f[i].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
-    unload(f);
+    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_truncations, g_files, NFILES, &st, &rep), "%s", rep.msg);
 }
 
 Test(kv03_v2_corrupt, every_resealed_bit_flip_agrees)
 {
-    file f[NFILES];
     rsv_kv03d_sweep st = {0}, st125 = {0};
     rsv_kv03d_report rep;
-    load(f);
-    cr_assert(rsv_kv03d_sweep_resealed(f[0].b, f[0].n, &st125, &rep), "%s: %s", f[0].name, rep.msg);
-    for (int i = 1; i < NFILES; i++)
-        cr_assert(rsv_kv03d_sweep_resealed(f[i].b, f[i].n, &st, &rep), "%s: %s", f[i].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
+    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_resealed, g_files, 1, &st125, &rep), "%s", rep.msg);
+    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_resealed, g_files + 1, NFILES - 1, &st, &rep), "%s", rep.msg);
     cr_assert_gt(st125.status[RSV_ERR_DICTIONARY_ORDER], 0, "no resealed flip of §12.5 reached DICTIONARY_ORDER");
     cr_assert_gt(st125.status[RSV_ERR_SEED_RANGE], 0, "no resealed flip of §12.5 reached SEED_RANGE");
-    unload(f);
 }
