@@ -48,14 +48,6 @@ static void check(const char *what, const uint8_t *b, size_t n, expect x)
     rsv_kv03_cursor_free(&c);
 }
 
-static uint8_t *spec_file(size_t *n)
-{
-    uint8_t *f = NULL;
-    cr_assert_eq(rsv_spec_hexdump("12.5", &f, n), 0, "no hex dump under §12.5 in docs/spec/KV03.md");
-    cr_assert_eq(*n, 377);
-    return f;
-}
-
 static void set_bit(uint8_t *b, uint64_t bit, int on)
 {
     uint8_t m = (uint8_t)(0x80u >> (bit % 8));

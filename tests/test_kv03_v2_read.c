@@ -17,14 +17,6 @@
 #include "kv03_v2_file.h"
 #include "spec_doc.h"
 
-static uint8_t *spec_file(size_t *n)
-{
-    uint8_t *f = NULL;
-    cr_assert_eq(rsv_spec_hexdump("12.5", &f, n), 0, "no hex dump under §12.5 in docs/spec/KV03.md");
-    cr_assert_eq(*n, 377);
-    return f;
-}
-
 static void expect_bits(rsv_view v, const char *bits)
 {
     cr_assert_eq(v.len, strlen(bits));
