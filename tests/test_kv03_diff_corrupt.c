@@ -20,7 +20,7 @@
 
 #include "kv03_diff.h"
 #include "kv03_diff_gen.h"
-#include "kv03_sweep.h"
+#include "kv03_sweep_suite.h"
 #include "kv03_vectors.h"
 #include "testutil.h"
 
@@ -28,28 +28,25 @@ typedef rsv_kv03d_named_file file;
 
 #define NFILES 6
 
+static void copy_12_3(uint8_t *b) { memcpy(b, FILE_12_3, 360); }
+static void copy_empty(uint8_t *b) { memcpy(b, FILE_EMPTY, 320); }
+
 static void load(file *f)
 {
-    f[0].name = "12.3";
-    f[0].n = 360;
-    f[0].b = malloc(360);
-    memcpy(f[0].b, FILE_12_3, 360);
-    f[1].name = "W=2";
-    f[1].n = 360;
-    f[1].b = malloc(360);
-    make_w2k3(f[1].b);
-    f[2].name = "Golomb 7";
-    f[2].n = 360;
-    f[2].b = malloc(360);
-    make_golomb7(f[2].b);
-    f[3].name = "tombstones";
-    f[3].n = 352;
-    f[3].b = malloc(352);
-    make_tombstones(f[3].b);
-    f[4].name = "empty";
-    f[4].n = 320;
-    f[4].b = malloc(320);
-    memcpy(f[4].b, FILE_EMPTY, 320);
+    /* the spec's files (kv03_vectors.h) */
+    static const struct {
+        const char *name;
+        size_t n;
+        void (*make)(uint8_t *);
+    } spec[5] = {{"12.3", 360, copy_12_3}, {"W=2", 360, make_w2k3}, {"Golomb 7", 360, make_golomb7},
+                 {"tombstones", 352, make_tombstones}, {"empty", 320, copy_empty}};
+    for (int i = 0; i < 5; i++) {
+        f[i].name = spec[i].name;
+        f[i].n = spec[i].n;
+        f[i].b = malloc(spec[i].n);
+        cr_assert(f[i].b);
+        spec[i].make(f[i].b);
+    }
     /* ~20 records, W = 3 (7 blocks, block starts inheriting prefixes) */
     rsv_rng g = {2024};
     rsv_kv03d_set s = rsv_kv03d_gen(&g, 22, 6, 5);
@@ -72,23 +69,18 @@ static void load(file *f)
     cr_assert(rsv_kv03d_files_accepted(f, NFILES, &rep), "%s", rep.msg);
 }
 
-static file g_files[NFILES];
-static void setup(void) { load(g_files); }
-static void teardown(void) { rsv_kv03d_files_free(g_files, NFILES); }
-TestSuite(kv03_diff_corrupt, .init = setup, .fini = teardown);
+RSV_KV03D_SWEEP_SUITE(kv03_diff_corrupt, load, NFILES)
 
 Test(kv03_diff_corrupt, every_bit_flip_rejected)
 {
     rsv_kv03d_sweep st = {0};
-    rsv_kv03d_report rep;
-    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_flips, g_files, NFILES, &st, &rep), "%s", rep.msg);
+    sweep_set(rsv_kv03d_sweep_flips, 0, NFILES, &st);
 }
 
 Test(kv03_diff_corrupt, every_truncation_rejected)
 {
     rsv_kv03d_sweep st = {0};
-    rsv_kv03d_report rep;
-    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_truncations, g_files, NFILES, &st, &rep), "%s", rep.msg);
+    sweep_set(rsv_kv03d_sweep_truncations, 0, NFILES, &st);
 }
 
 /* Flips with both CRCs recomputed: the structural checks decide. Counts of
@@ -97,8 +89,7 @@ Test(kv03_diff_corrupt, every_truncation_rejected)
 Test(kv03_diff_corrupt, every_bit_flip_resealed)
 {
     rsv_kv03d_sweep st = {0};
-    rsv_kv03d_report rep;
-    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_resealed, g_files, NFILES, &st, &rep), "%s", rep.msg);
+    sweep_set(rsv_kv03d_sweep_resealed, 0, NFILES, &st);
     cr_assert(st.accepted && st.at_open && st.at_walk && st.at_scan_other,
               "accepted %zu, open %zu, walk %zu, other scan %zu", st.accepted, st.at_open, st.at_walk,
               st.at_scan_other);

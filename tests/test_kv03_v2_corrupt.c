@@ -30,7 +30,7 @@
 
 #include "kv03_diff.h"
 #include "kv03_diff_gen.h"
-#include "kv03_sweep.h"
+#include "kv03_sweep_suite.h"
 #include "kv03_vectors_v2.h"
 #include "reservoir/oracle_kv03.h"
 #include "testutil.h"
@@ -109,31 +109,25 @@ static void load(file *f)
     }
 }
 
-static file g_files[NFILES];
-static void setup(void) { load(g_files); }
-static void teardown(void) { rsv_kv03d_files_free(g_files, NFILES); }
-TestSuite(kv03_v2_corrupt, .init = setup, .fini = teardown);
+RSV_KV03D_SWEEP_SUITE(kv03_v2_corrupt, load, NFILES)
 
 Test(kv03_v2_corrupt, every_bit_flip_rejected)
 {
     rsv_kv03d_sweep st = {0};
-    rsv_kv03d_report rep;
-    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_flips, g_files, NFILES, &st, &rep), "%s", rep.msg);
+    sweep_set(rsv_kv03d_sweep_flips, 0, NFILES, &st);
 }
 
 Test(kv03_v2_corrupt, every_truncation_rejected)
 {
     rsv_kv03d_sweep st = {0};
-    rsv_kv03d_report rep;
-    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_truncations, g_files, NFILES, &st, &rep), "%s", rep.msg);
+    sweep_set(rsv_kv03d_sweep_truncations, 0, NFILES, &st);
 }
 
 Test(kv03_v2_corrupt, every_resealed_bit_flip_agrees)
 {
     rsv_kv03d_sweep st = {0}, st125 = {0};
-    rsv_kv03d_report rep;
-    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_resealed, g_files, 1, &st125, &rep), "%s", rep.msg);
-    cr_assert(rsv_kv03d_sweep_files(rsv_kv03d_sweep_resealed, g_files + 1, NFILES - 1, &st, &rep), "%s", rep.msg);
+    sweep_set(rsv_kv03d_sweep_resealed, 0, 1, &st125);
+    sweep_set(rsv_kv03d_sweep_resealed, 1, NFILES - 1, &st);
     cr_assert_gt(st125.status[RSV_ERR_DICTIONARY_ORDER], 0, "no resealed flip of §12.5 reached DICTIONARY_ORDER");
     cr_assert_gt(st125.status[RSV_ERR_SEED_RANGE], 0, "no resealed flip of §12.5 reached SEED_RANGE");
 }
