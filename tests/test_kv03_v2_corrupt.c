@@ -40,11 +40,6 @@
 
 typedef rsv_kv03d_named_file file;
 
-static void setbit(uint8_t *b, size_t i, unsigned v)
-{
-    if (v) b[i / 8] |= (uint8_t)(0x80u >> (i % 8));
-}
-
 /* A random multi-code file from the oracle's v2 writer. */
 static void random_file(uint64_t seed, file *f)
 {
@@ -56,9 +51,9 @@ static void random_file(uint64_t seed, file *f)
     memset(codes, 0, sizeof codes);
     for (size_t j = 0; j < m; j++) { /* 1^j 0, the last 1^(m-1) */
         bits[j] = j + 1 < m ? j + 1 : m - 1;
-        for (size_t k = 0; k < j && k < bits[j]; k++) setbit(codes[j], k, 1);
+        for (size_t k = 0; k < j && k < bits[j]; k++) rsv_set_bit(codes[j], k, 1);
         uint64_t extra = j == long_one ? 60 + rsv_rng_below(&g, 41) : rsv_rng_below(&g, 4);
-        for (uint64_t k = 0; k < extra; k++) setbit(codes[j], bits[j] + k, (unsigned)(rsv_rng_next(&g) & 1u));
+        for (uint64_t k = 0; k < extra; k++) rsv_set_bit(codes[j], bits[j] + k, (unsigned)(rsv_rng_next(&g) & 1u));
         bits[j] += extra;
         cr_assert_leq(bits[j], 8 * CODE_BYTES);
     }

@@ -14,6 +14,7 @@
 #include "kv03_diff.h"
 #include "kv03_v2_file.h"
 #include "spec_doc.h"
+#include "testutil.h"
 
 #define NONE UINT64_MAX
 
@@ -48,11 +49,8 @@ static void check(const char *what, const uint8_t *b, size_t n, expect x)
     rsv_kv03_cursor_free(&c);
 }
 
-static void set_bit(uint8_t *b, uint64_t bit, int on)
-{
-    uint8_t m = (uint8_t)(0x80u >> (bit % 8));
-    b[V2_DATA + bit / 8] = on ? (uint8_t)(b[V2_DATA + bit / 8] | m) : (uint8_t)(b[V2_DATA + bit / 8] & ~m);
-}
+/* Data-stream bit `bit` of a §12.5 file. */
+static void set_bit(uint8_t *b, uint64_t bit, int on) { rsv_set_bit(b + V2_DATA, bit, (unsigned)on); }
 
 /* ---- §6.3 dictionary checks (before record 0: cursor at record 0, bit 0) */
 
