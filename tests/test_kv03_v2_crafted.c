@@ -317,9 +317,8 @@ Test(kv03_v2_crafted, fast_path_takes_the_12_5_transition)
      * its cache, refills near the extent and errors: §12.5 record 2 (tail at
      * bits 56-57, 70 bits before the extent) must be decoded by it. */
     size_t n;
-    uint8_t *b = spec_file(&n);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    uint8_t *b = spec_open(&n, &f);
     rsv_kv03_frames fw;
     rsv_kv03_frame fr;
     cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
