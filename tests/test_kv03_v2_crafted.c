@@ -49,6 +49,16 @@ static void check(const char *what, const uint8_t *b, size_t n, expect x)
     rsv_kv03_cursor_free(&c);
 }
 
+/* check() on the file rsv_kv03b_build makes of s. */
+static void check_built(const char *what, const rsv_kv03b_spec *s, expect x)
+{
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(rsv_kv03b_build(s, &b, &n), 0, "%s: build", what);
+    check(what, b, n, x);
+    free(b);
+}
+
 /* Data-stream bit `bit` of a §12.5 file. */
 static void set_bit(uint8_t *b, uint64_t bit, int on) { rsv_set_bit(b + V2_DATA, bit, (unsigned)on); }
 
@@ -145,11 +155,7 @@ Test(kv03_v2_crafted, missing_prefix_at_record_0)
     static const char *codes[2] = {"0", "1"};
     static const uint64_t offs[1] = {0}, seeds[1] = {0};
     rsv_kv03b_spec s = {{RSV_BACKSPACE_EG, 0, 15, 15}, 1, "011 0001000 1100001 0", offs, 9, 1, 1, codes, 2, seeds};
-    uint8_t *b;
-    size_t n;
-    cr_assert_eq(rsv_kv03b_build(&s, &b, &n), 0);
-    check("R = 2 at record 0", b, n, (expect){RSV_ERR_MISSING_PREFIX, 0, 18, RSV_ERR_MISSING_PREFIX});
-    free(b);
+    check_built("R = 2 at record 0", &s, (expect){RSV_ERR_MISSING_PREFIX, 0, 18, RSV_ERR_MISSING_PREFIX});
 }
 
 /* ---- §3.3 step 2: transitions ------------------------------------------- */
@@ -163,11 +169,7 @@ Test(kv03_v2_crafted, sort_transition_right_after_the_control)
     static const uint64_t offs[1] = {0}, seeds[1] = {0};
     rsv_kv03b_spec s = {{RSV_BACKSPACE_EG, 0, 15, 15}, 2, "011 0001001 01100001 0  0001010 1 0", offs, 10, 0, 0,
                         codes, 2, seeds};
-    uint8_t *b;
-    size_t n;
-    cr_assert_eq(rsv_kv03b_build(&s, &b, &n), 0);
-    check("P = 0", b, n, (expect){RSV_ERR_SORT_TRANSITION, 1, 26, RSV_ERR_SORT_TRANSITION});
-    free(b);
+    check_built("P = 0", &s, (expect){RSV_ERR_SORT_TRANSITION, 1, 26, RSV_ERR_SORT_TRANSITION});
 }
 
 Test(kv03_v2_crafted, unknown_selector_after_the_last_tail_bit)
@@ -200,11 +202,7 @@ Test(kv03_v2_crafted, transition_to_a_smaller_code_unsorted)
                         "010 0001001 01100001 1 010 01111000  1 0001001 01100010 0  000010010 10 1 11"
                         "011 0001001 01100001 1 011 01111001 01111010  0001010 0 0001001 01100010 0",
                         offs, 10, 0, 0, codes, 3, seeds};
-    uint8_t *b;
-    size_t n;
-    cr_assert_eq(rsv_kv03b_build(&s, &b, &n), 0);
-    check("11 -> 10", b, n, (expect){RSV_ERR_UNSORTED, 4, 123, RSV_ERR_UNSORTED});
-    free(b);
+    check_built("11 -> 10", &s, (expect){RSV_ERR_UNSORTED, 4, 123, RSV_ERR_UNSORTED});
 }
 
 Test(kv03_v2_crafted, transition_skipping_a_code_unused_selector)
