@@ -3,7 +3,8 @@
  * file's set once per test into g_files (load fills nfiles files and asserts
  * that both sides accept them) and frees it after; sweep_set(fn, first, n,
  * &st) runs one sweep of kv03_sweep.h over g_files[first..first+n) and fails
- * the test on the first failing case or when the sweep ran no case. The
+ * the test on the first failing case or when the sweep ran no case;
+ * sweep_all(fn) runs it over the whole set. The
  * Test() declarations stay in the files, spelled out: the status coverage
  * check (tests/status_coverage) finds tests by that text. */
 #ifndef RSV_KV03_SWEEP_SUITE_H
@@ -22,6 +23,11 @@
     {                                                                                                       \
         rsv_kv03d_report rep;                                                                               \
         cr_assert(rsv_kv03d_sweep_files(fn, g_files + first, n, st, &rep), "%s", rep.msg);                  \
+    }                                                                                                       \
+    static void sweep_all(rsv_kv03d_sweep_fn fn)                                                            \
+    {                                                                                                       \
+        rsv_kv03d_sweep st = {0};                                                                           \
+        sweep_set(fn, 0, nfiles, &st);                                                                      \
     }
 
 #endif

@@ -71,17 +71,9 @@ static void load(file *f)
 
 RSV_KV03D_SWEEP_SUITE(kv03_diff_corrupt, load, NFILES)
 
-Test(kv03_diff_corrupt, every_bit_flip_rejected)
-{
-    rsv_kv03d_sweep st = {0};
-    sweep_set(rsv_kv03d_sweep_flips, 0, NFILES, &st);
-}
+Test(kv03_diff_corrupt, every_bit_flip_rejected) { sweep_all(rsv_kv03d_sweep_flips); }
 
-Test(kv03_diff_corrupt, every_truncation_rejected)
-{
-    rsv_kv03d_sweep st = {0};
-    sweep_set(rsv_kv03d_sweep_truncations, 0, NFILES, &st);
-}
+Test(kv03_diff_corrupt, every_truncation_rejected) { sweep_all(rsv_kv03d_sweep_truncations); }
 
 /* Flips with both CRCs recomputed: the structural checks decide. Counts of
  * accepted / open-rejected / scan-rejected / walk-rejected files are checked

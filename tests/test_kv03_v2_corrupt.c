@@ -106,17 +106,9 @@ static void load(file *f)
 
 RSV_KV03D_SWEEP_SUITE(kv03_v2_corrupt, load, NFILES)
 
-Test(kv03_v2_corrupt, every_bit_flip_rejected)
-{
-    rsv_kv03d_sweep st = {0};
-    sweep_set(rsv_kv03d_sweep_flips, 0, NFILES, &st);
-}
+Test(kv03_v2_corrupt, every_bit_flip_rejected) { sweep_all(rsv_kv03d_sweep_flips); }
 
-Test(kv03_v2_corrupt, every_truncation_rejected)
-{
-    rsv_kv03d_sweep st = {0};
-    sweep_set(rsv_kv03d_sweep_truncations, 0, NFILES, &st);
-}
+Test(kv03_v2_corrupt, every_truncation_rejected) { sweep_all(rsv_kv03d_sweep_truncations); }
 
 Test(kv03_v2_corrupt, every_resealed_bit_flip_agrees)
 {
