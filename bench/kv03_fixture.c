@@ -6,15 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix.h"
 #include "workload.h"
 
 #include "reservoir/stream.h"
-
-static const char k_prefix[] = "documents/persistent/shared/string/prefix/"; /* 42 bytes */
-#define PREFIX_LEN 42
-#define PREFIX_KEY_LEN (PREFIX_LEN + 8)
-#define HASH_KEY_LEN 16
 
 /* The multi-code fixture's codes {`0`, `10`, `110`, `111`}, MSB-first: one
  * byte each, and concatenated (`010110111`) with their ends for the stream
@@ -30,20 +24,6 @@ static unsigned code_of(const kv03_fixture *fx, uint64_t p)
     return fx->shape->codes ? (unsigned)(p * fx->shape->codes / fx->R) : 0;
 }
 
-static void put_be64(uint8_t *p, uint64_t x)
-{
-    for (int b = 7; b >= 0; b--, x >>= 8) p[b] = (uint8_t)x;
-}
-
-static int rec_cmp(const void *a, const void *b)
-{
-    const rsv_record *x = a, *y = b;
-    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
-    int c = memcmp(x->key, y->key, n);
-    if (c) return c;
-    return (x->key_len > y->key_len) - (x->key_len < y->key_len);
-}
-
 void kv03_fixture_path(const kv03_fixture *fx, const char *suffix, char *buf, size_t cap)
 {
     int n = snprintf(buf, cap, "%s/%s%s", fx->dir, fx->shape->name, suffix);
@@ -56,49 +36,18 @@ static void write_file(const char *path, const uint8_t *p, size_t n)
     if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) rsv_bench_fail("cannot write %s", path);
 }
 
+/* The shared §4 generator (tools/workloads), then the multi-code split. */
 static void generate(kv03_fixture *fx)
 {
-    uint64_t R = fx->R;
-    size_t klen = fx->shape->hash ? HASH_KEY_LEN : PREFIX_KEY_LEN;
-    fx->recs = calloc((size_t)R, sizeof *fx->recs);
-    fx->keys = malloc((size_t)R * klen);
-    size_t vbytes = 0;
-    for (uint64_t i = 0; i < R; i++)
-        if (i % 17 != 0) vbytes += (size_t)(rsv_bench_mix(i + 3) % (fx->shape->max + 1));
-    fx->vals = malloc(vbytes ? vbytes : 1);
-    if (!fx->recs || !fx->keys || !fx->vals) rsv_bench_fail("out of memory (fixture)");
-    size_t vat = 0;
-    fx->max_key = klen;
-    fx->max_val = 0;
-    for (uint64_t i = 0; i < R; i++) {
-        uint8_t *k = fx->keys + i * klen;
-        if (fx->shape->hash) {
-            put_be64(k, rsv_bench_mix(i));
-            put_be64(k + 8, rsv_bench_mix(i + 0x12345678));
-        } else {
-            memcpy(k, k_prefix, PREFIX_LEN);
-            put_be64(k + PREFIX_LEN, i);
-        }
-        rsv_record *r = &fx->recs[i];
-        r->key = k;
-        r->key_len = klen;
-        if (i % 17 == 0) {
-            r->value = rsv_value_tombstone();
-            continue;
-        }
-        size_t len = (size_t)(rsv_bench_mix(i + 3) % (fx->shape->max + 1));
-        uint8_t *v = fx->vals + vat;
-        for (size_t j = 0; j < len; j++) v[j] = (uint8_t)rsv_bench_mix(i * 65537 + j);
-        vat += len;
-        r->value = rsv_value_present(len ? v : NULL, len);
-        if (len > fx->max_val) fx->max_val = len;
-    }
-    qsort(fx->recs, (size_t)R, sizeof *fx->recs, rec_cmp);
-    for (uint64_t p = 1; p < R; p++)
-        if (rec_cmp(&fx->recs[p - 1], &fx->recs[p]) >= 0) rsv_bench_fail("fixture keys not unique");
+    rsv_status st = rsv_wl_fixture_generate(&fx->gen, fx->shape->hash, fx->shape->max, fx->R);
+    if (st == RSV_ERR_UNSORTED) rsv_bench_fail("fixture keys not unique");
+    if (st != RSV_OK) rsv_bench_fail("out of memory (fixture)");
+    fx->recs = fx->gen.recs;
+    fx->max_key = fx->gen.key_len;
+    fx->max_val = fx->gen.max_val;
     if (fx->shape->codes) {
         if (fx->shape->codes != 4) rsv_bench_fail("only the 4-code split is defined");
-        for (uint64_t p = 0; p < R; p++) {
+        for (uint64_t p = 0; p < fx->R; p++) {
             unsigned q = code_of(fx, p);
             fx->recs[p].code = k_code_bytes[q];
             fx->recs[p].code_bits = k_code_len[q];
@@ -201,19 +150,8 @@ void kv03_fixture_free(kv03_fixture *fx)
     rsv_kv03_close(&fx->file);
     rsv_writer_free(&fx->stream_w);
     free(fx->full);
-    free(fx->recs);
-    free(fx->keys);
-    free(fx->vals);
+    rsv_wl_fixture_free(&fx->gen);
     memset(fx, 0, sizeof *fx);
-}
-
-static int pick(int split, unsigned n, unsigned j, uint64_t p)
-{
-    switch (split) {
-    case KV03_SPLIT_DISJOINT: return j == 0 ? p % 2 == 0 : p % 2 == 1;
-    case KV03_SPLIT_OVERLAP: return j == 0 ? 1 : p % 2 == 1;
-    default: return p % n == j;
-    }
 }
 
 void kv03_write_inputs(const kv03_fixture *fx, int split, unsigned n, rsv_kv03_file *files)
@@ -223,8 +161,9 @@ void kv03_write_inputs(const kv03_fixture *fx, int split, unsigned n, rsv_kv03_f
     if (!sub) rsv_bench_fail("out of memory");
     for (unsigned j = 0; j < n; j++) {
         size_t k = 0;
-        for (uint64_t p = 0; p < fx->R; p++)
-            if (pick(split, n, j, p)) sub[k++] = fx->recs[p];
+        uint64_t start, step;
+        rsv_wl_split_range(split, n, j, &start, &step);
+        for (uint64_t p = start; p < fx->R; p += step) sub[k++] = fx->recs[p];
         uint8_t *bytes;
         size_t len;
         if (rsv_kv03_encode(&pol, NULL, 0, sub, k, &bytes, &len) != RSV_OK)

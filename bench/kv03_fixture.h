@@ -15,6 +15,7 @@
 #include "reservoir/kv03.h"
 #include "reservoir/stream.h"
 #include "reservoir/writer.h"
+#include "workloads.h" /* the shared WORKLOADS.md generator */
 
 typedef struct kv03_shape {
     const char *name; /* "prefix-6" ... */
@@ -31,8 +32,8 @@ typedef struct kv03_fixture {
     const kv03_shape *shape;
     const char *dir;
     uint64_t R;
-    rsv_record *recs; /* sorted by key bytes */
-    uint8_t *keys, *vals; /* arenas the records point into */
+    rsv_wl_fixture gen;   /* the generated records and their arenas */
+    rsv_record *recs;     /* = gen.recs: sorted by key bytes */
     size_t max_key, max_val;
     uint8_t *full;        /* <fixture>.kv bytes (as written) */
     size_t full_len;
@@ -50,12 +51,13 @@ void kv03_fixture_free(kv03_fixture *fx);
 void kv03_fixture_path(const kv03_fixture *fx, const char *suffix, char *buf, size_t cap);
 
 /* Merge inputs (WORKLOADS.md §4 split table, and the N-way extra): input j of
- * n receives the records at sorted positions p with pick(p, j) true; written
- * with the fixture's policy to <fixture><suffix_j>.kv and opened (mapped).
- *   split 0 "disjoint": n = 2, older = even p, newer = odd p
- *   split 1 "overlap":  n = 2, older = all,    newer = odd p
- *   split 2 "round-robin": input j = records with p mod n = j */
-enum { KV03_SPLIT_DISJOINT = 0, KV03_SPLIT_OVERLAP = 1, KV03_SPLIT_ROUND_ROBIN = 2 };
+ * n receives the records of rsv_wl_split_range (workloads.h); written with
+ * the fixture's policy to <fixture><suffix_j>.kv and opened (mapped). */
+enum {
+    KV03_SPLIT_DISJOINT = RSV_WL_SPLIT_DISJOINT,
+    KV03_SPLIT_OVERLAP = RSV_WL_SPLIT_OVERLAP,
+    KV03_SPLIT_ROUND_ROBIN = RSV_WL_SPLIT_ROUND_ROBIN
+};
 void kv03_write_inputs(const kv03_fixture *fx, int split, unsigned n, rsv_kv03_file *files);
 
 /* The checksum fold shared by both sides (order-sensitive, wraps mod 2^64). */

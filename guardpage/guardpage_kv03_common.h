@@ -62,19 +62,30 @@ typedef struct gk_mapped {
     uint8_t *file;
 } gk_mapped;
 
-static int gk_map_split(gk_mapped *m, const uint8_t *bytes, size_t n, size_t readable)
+/* Map a copy of bytes[0..n) into fresh read-write pages so that bytes[cut]
+ * is the first byte of a page, with at least one whole page after the copy;
+ * *lead = the bytes of the pages before that page. */
+static int gk_map_at(gk_mapped *m, const uint8_t *bytes, size_t n, size_t cut, size_t *lead)
 {
     size_t page = rsv_guard_page_size();
-    size_t rp = (readable + page - 1) / page, rest = n > readable ? n - readable : 0;
-    if (rp == 0) rp = 1;
-    size_t pages = rp + (rest + page - 1) / page + 1;
+    size_t lp = (cut + page - 1) / page, rest = n > cut ? n - cut : 0;
+    if (lp == 0) lp = 1;
+    size_t pages = lp + (rest + page - 1) / page + 1;
     m->len = pages * page;
     m->map = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m->map == MAP_FAILED) return -1;
-    m->file = m->map + rp * page - readable;
+    m->file = m->map + lp * page - cut;
     memcpy(m->file, bytes, n);
-    if (mprotect(m->map, rp * page, PROT_READ) != 0) return -1;
-    return mprotect(m->map + rp * page, m->len - rp * page, PROT_NONE);
+    *lead = lp * page;
+    return 0;
+}
+
+static int gk_map_split(gk_mapped *m, const uint8_t *bytes, size_t n, size_t readable)
+{
+    size_t lead;
+    if (gk_map_at(m, bytes, n, readable, &lead) != 0) return -1;
+    if (mprotect(m->map, lead, PROT_READ) != 0) return -1;
+    return mprotect(m->map + lead, m->len - lead, PROT_NONE);
 }
 
 static void gk_unmap(gk_mapped *m) { munmap(m->map, m->len); }

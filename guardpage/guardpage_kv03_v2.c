@@ -15,22 +15,6 @@
 #include "guardpage_kv03_common.h"
 #include "spec_doc.h"
 
-/* Map a copy of the file so that file[cut] is the first byte of a page. */
-static int map_cut(gk_mapped *m, const uint8_t *bytes, size_t n, size_t cut, size_t *lead)
-{
-    size_t page = rsv_guard_page_size();
-    size_t lp = (cut + page - 1) / page, rest = n - cut;
-    if (lp == 0) lp = 1;
-    size_t pages = lp + (rest + page - 1) / page + 1;
-    m->len = pages * page;
-    m->map = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m->map == MAP_FAILED) return -1;
-    m->file = m->map + lp * page - cut;
-    memcpy(m->file, bytes, n);
-    *lead = lp * page;
-    return 0;
-}
-
 static void dictionary_reads(const rsv_kv03_file *f, const char *what)
 {
     static const char *want[3] = {"0", "10", "11"};
@@ -84,7 +68,7 @@ int main(void)
     rsv_kv03_file f;
 
     /* 1a: nothing before section 5 */
-    if (map_cut(&m, bytes, n, sec5, &lead) != 0 || rsv_kv03_open(m.file, n, NULL, &f) != RSV_OK) return 2;
+    if (gk_map_at(&m, bytes, n, sec5, &lead) != 0 || rsv_kv03_open(m.file, n, NULL, &f) != RSV_OK) return 2;
     if (mprotect(m.map, lead, PROT_NONE) != 0) return 2;
     rsv_guard_set_case("kv03 v2: dictionary and seed reads, bytes before section 5 PROT_NONE");
     dictionary_reads(&f, "dictionary, before section 5 revoked");
@@ -95,13 +79,13 @@ int main(void)
              "first block of code 2, before section 5 revoked", "[0, 1]");
     gk_unmap(&m);
     /* 1b: nothing from section 7 on */
-    if (map_cut(&m, bytes, n, sec7, &lead) != 0 || rsv_kv03_open(m.file, n, NULL, &f) != RSV_OK) return 2;
+    if (gk_map_at(&m, bytes, n, sec7, &lead) != 0 || rsv_kv03_open(m.file, n, NULL, &f) != RSV_OK) return 2;
     if (mprotect(m.map + lead, m.len - lead, PROT_NONE) != 0) return 2;
     rsv_guard_set_case("kv03 v2: dictionary reads, section 7 on PROT_NONE");
     dictionary_reads(&f, "dictionary, section 7 revoked");
     gk_unmap(&m);
     /* 2: header and directory revoked during the walks */
-    if (map_cut(&m, bytes, n, sec0, &lead) != 0 || rsv_kv03_open(m.file, n, NULL, &f) != RSV_OK) return 2;
+    if (gk_map_at(&m, bytes, n, sec0, &lead) != 0 || rsv_kv03_open(m.file, n, NULL, &f) != RSV_OK) return 2;
     if (mprotect(m.map, lead, PROT_NONE) != 0) return 2;
     rsv_guard_set_case("kv03 v2: walks, header and directory PROT_NONE");
     walks(&f, "walks, header and directory revoked");

@@ -1,11 +1,32 @@
 /* Facts of the KV03.md §12.5 multi-code file used by the v2 reader tests
- * (the bytes themselves are read from docs/spec/KV03.md with spec_doc.h):
- * section positions and the per-record table. */
+ * (Criterion suites): the bytes themselves, read from docs/spec/KV03.md with
+ * spec_doc.h; section positions and the per-record table. */
 #ifndef RSV_TEST_KV03_V2_FILE_H
 #define RSV_TEST_KV03_V2_FILE_H
 
+#include <criterion/criterion.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "reservoir/kv03.h"
+#include "spec_doc.h"
+
+/* The §12.5 hex dump of docs/spec/KV03.md (malloc'd, *n = 377). */
+static inline uint8_t *spec_file(size_t *n)
+{
+    uint8_t *f = NULL;
+    cr_assert_eq(rsv_spec_hexdump("12.5", &f, n), 0, "no hex dump under §12.5 in docs/spec/KV03.md");
+    cr_assert_eq(*n, 377);
+    return f;
+}
+
+/* spec_file, opened into *f (§9.1). */
+static inline uint8_t *spec_open(size_t *n, rsv_kv03_file *f)
+{
+    uint8_t *b = spec_file(n);
+    cr_assert_eq(rsv_kv03_open(b, *n, NULL, f), RSV_OK);
+    return b;
+}
 
 /* §12.5: data section at file byte 96 + 192; dictionary (section 5) at body
  * 240, offsets (section 6) at body 248, seeds (section 7) at body 280. */

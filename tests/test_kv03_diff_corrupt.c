@@ -20,40 +20,33 @@
 
 #include "kv03_diff.h"
 #include "kv03_diff_gen.h"
-#include "kv03_sweep.h"
+#include "kv03_sweep_suite.h"
 #include "kv03_vectors.h"
 #include "testutil.h"
 
-typedef struct file {
-    const char *name;
-    uint8_t *b;
-    size_t n;
-} file;
+typedef rsv_kv03d_named_file file;
 
 #define NFILES 6
 
+static void copy_12_3(uint8_t *b) { memcpy(b, FILE_12_3, 360); }
+static void copy_empty(uint8_t *b) { memcpy(b, FILE_EMPTY, 320); }
+
 static void load(file *f)
 {
-    f[0].name = "12.3";
-    f[0].n = 360;
-    f[0].b = malloc(360);
-    memcpy(f[0].b, FILE_12_3, 360);
-    f[1].name = "W=2";
-    f[1].n = 360;
-    f[1].b = malloc(360);
-    make_w2k3(f[1].b);
-    f[2].name = "Golomb 7";
-    f[2].n = 360;
-    f[2].b = malloc(360);
-    make_golomb7(f[2].b);
-    f[3].name = "tombstones";
-    f[3].n = 352;
-    f[3].b = malloc(352);
-    make_tombstones(f[3].b);
-    f[4].name = "empty";
-    f[4].n = 320;
-    f[4].b = malloc(320);
-    memcpy(f[4].b, FILE_EMPTY, 320);
+    /* the spec's files (kv03_vectors.h) */
+    static const struct {
+        const char *name;
+        size_t n;
+        void (*make)(uint8_t *);
+    } spec[5] = {{"12.3", 360, copy_12_3}, {"W=2", 360, make_w2k3}, {"Golomb 7", 360, make_golomb7},
+                 {"tombstones", 352, make_tombstones}, {"empty", 320, copy_empty}};
+    for (int i = 0; i < 5; i++) {
+        f[i].name = spec[i].name;
+        f[i].n = spec[i].n;
+        f[i].b = malloc(spec[i].n);
+        cr_assert(f[i].b);
+        spec[i].make(f[i].b);
+    }
     /* ~20 records, W = 3 (7 blocks, block starts inheriting prefixes) */
     rsv_rng g = {2024};
     rsv_kv03d_set s = rsv_kv03d_gen(&g, 22, 6, 5);
@@ -72,66 +65,33 @@ static void load(file *f)
     f[5].name = "random";
     rsv_kv03d_set_free(&s);
     /* the sweeps start from files both sides accept */
-    for (int i = 0; i < NFILES; i++) {
-        rsv_kv03d_report rep;
-        rsv_kv03d_report_init(&rep);
-        cr_assert(rsv_kv03d_file(f[i].b, f[i].n, NULL, NULL, 0, &rep), "%s: %s", f[i].name, rep.msg);
-        cr_assert_eq(rep.status, RSV_OK, "%s: %s", f[i].name, rsv_status_name(rep.status));
-    }
-}
-
-static void unload(file *f)
-{
-    for (int i = 0; i < NFILES; i++) free(f[i].b);
-}
-
-Test(kv03_diff_corrupt, every_bit_flip_rejected)
-{
-    file f[NFILES];
-    rsv_kv03d_sweep st = {0};
     rsv_kv03d_report rep;
-    load(f);
-    for (int fi = 0; fi < NFILES; fi++)
-        cr_assert(rsv_kv03d_sweep_flips(f[fi].b, f[fi].n, &st, &rep), "%s: %s", f[fi].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
-    unload(f);
+    cr_assert(rsv_kv03d_files_accepted(f, NFILES, &rep), "%s", rep.msg);
 }
 
-Test(kv03_diff_corrupt, every_truncation_rejected)
-{
-    file f[NFILES];
-    rsv_kv03d_sweep st = {0};
-    rsv_kv03d_report rep;
-    load(f);
-    for (int fi = 0; fi < NFILES; fi++)
-        cr_assert(rsv_kv03d_sweep_truncations(f[fi].b, f[fi].n, &st, &rep), "%s: %s", f[fi].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
-    unload(f);
-}
+RSV_KV03D_SWEEP_SUITE(kv03_diff_corrupt, load, NFILES)
+
+Test(kv03_diff_corrupt, every_bit_flip_rejected) { sweep_all(rsv_kv03d_sweep_flips); }
+
+Test(kv03_diff_corrupt, every_truncation_rejected) { sweep_all(rsv_kv03d_sweep_truncations); }
 
 /* Flips with both CRCs recomputed: the structural checks decide. Counts of
  * accepted / open-rejected / scan-rejected / walk-rejected files are checked
  * to be nonzero so the sweep demonstrably reaches every layer. */
 Test(kv03_diff_corrupt, every_bit_flip_resealed)
 {
-    file f[NFILES];
     rsv_kv03d_sweep st = {0};
-    rsv_kv03d_report rep;
-    load(f);
-    for (int fi = 0; fi < NFILES; fi++)
-        cr_assert(rsv_kv03d_sweep_resealed(f[fi].b, f[fi].n, &st, &rep), "%s: %s", f[fi].name, rep.msg);
+    sweep_set(rsv_kv03d_sweep_resealed, 0, NFILES, &st);
     cr_assert(st.accepted && st.at_open && st.at_walk && st.at_scan_other,
               "accepted %zu, open %zu, walk %zu, other scan %zu", st.accepted, st.at_open, st.at_walk,
               st.at_scan_other);
-    unload(f);
 }
 
 /* Two resealed flips inside the data stream (section 0) of each non-empty
  * file: deeper framing states than one flip reaches. */
 Test(kv03_diff_corrupt, data_stream_double_flips_resealed)
 {
-    file f[NFILES];
-    load(f);
+    file *f = g_files;
     rsv_rng g = {31337};
     for (int fi = 0; fi < NFILES; fi++) {
         uint64_t len0 = 0;
@@ -152,5 +112,4 @@ Test(kv03_diff_corrupt, data_stream_double_flips_resealed)
         }
         free(x);
     }
-    unload(f);
 }

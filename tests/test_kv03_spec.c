@@ -251,10 +251,13 @@ Test(record_stream, errors_poison)
 
 /* ---- §11.2 merge ------------------------------------------------------- */
 
-static void encode(const rsv_record *r, size_t n, uint8_t **out, size_t *nout)
+/* A merge input: r encoded with the default policy into *bytes and opened. */
+static void encode_open(const rsv_record *r, size_t n, uint8_t **bytes, rsv_kv03_file *f)
 {
     rsv_kv03_policy p = rsv_kv03_policy_default();
-    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, n, out, nout), RSV_OK);
+    size_t len;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, n, bytes, &len), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(*bytes, len, NULL, f), RSV_OK);
 }
 
 Test(merge, equals_12_3)
@@ -262,12 +265,10 @@ Test(merge, equals_12_3)
     rsv_record older[2] = {RECS[0], {(const uint8_t *)"b", 1, {RSV_VALUE_PRESENT, NULL, 0}}};
     rsv_record newer[2] = {RECS[1], RECS[3]};
     uint8_t *a, *b, *out;
-    size_t na, nb, nout;
-    encode(older, 2, &a, &na);
-    encode(newer, 2, &b, &nb);
+    size_t nout;
     rsv_kv03_file fa, fb;
-    cr_assert_eq(rsv_kv03_open(a, na, NULL, &fa), RSV_OK);
-    cr_assert_eq(rsv_kv03_open(b, nb, NULL, &fb), RSV_OK);
+    encode_open(older, 2, &a, &fa);
+    encode_open(newer, 2, &b, &fb);
     const rsv_kv03_file *in[2] = {&fa, &fb};
     cr_assert_eq(rsv_merge_files(in, 2, 0, &out, &nout), RSV_OK);
     cr_assert_eq(nout, 360);
@@ -327,12 +328,10 @@ Test(merge, newest_wins_and_drop_tombstones)
     rsv_record newer[2] = {{(const uint8_t *)"a", 1, {RSV_VALUE_TOMBSTONE, NULL, 0}},
                            {(const uint8_t *)"b", 1, {RSV_VALUE_TOMBSTONE, NULL, 0}}};
     uint8_t *a, *b, *out, *want;
-    size_t na, nb, nout, nwant;
-    encode(older, 2, &a, &na);
-    encode(newer, 2, &b, &nb);
+    size_t nout, nwant;
     rsv_kv03_file fa, fb;
-    cr_assert_eq(rsv_kv03_open(a, na, NULL, &fa), RSV_OK);
-    cr_assert_eq(rsv_kv03_open(b, nb, NULL, &fb), RSV_OK);
+    encode_open(older, 2, &a, &fa);
+    encode_open(newer, 2, &b, &fb);
     const rsv_kv03_file *in[2] = {&fa, &fb};
     cr_assert_eq(rsv_merge_files(in, 2, 0, &out, &nout), RSV_OK);
     uint8_t t[352];

@@ -30,7 +30,7 @@
 
 #include "kv03_diff.h"
 #include "kv03_diff_gen.h"
-#include "kv03_sweep.h"
+#include "kv03_sweep_suite.h"
 #include "kv03_vectors_v2.h"
 #include "reservoir/oracle_kv03.h"
 #include "testutil.h"
@@ -38,16 +38,7 @@
 #define NFILES 4
 #define CODE_BYTES 16
 
-typedef struct file {
-    const char *name;
-    uint8_t *b;
-    size_t n;
-} file;
-
-static void setbit(uint8_t *b, size_t i, unsigned v)
-{
-    if (v) b[i / 8] |= (uint8_t)(0x80u >> (i % 8));
-}
+typedef rsv_kv03d_named_file file;
 
 /* A random multi-code file from the oracle's v2 writer. */
 static void random_file(uint64_t seed, file *f)
@@ -60,9 +51,9 @@ static void random_file(uint64_t seed, file *f)
     memset(codes, 0, sizeof codes);
     for (size_t j = 0; j < m; j++) { /* 1^j 0, the last 1^(m-1) */
         bits[j] = j + 1 < m ? j + 1 : m - 1;
-        for (size_t k = 0; k < j && k < bits[j]; k++) setbit(codes[j], k, 1);
+        for (size_t k = 0; k < j && k < bits[j]; k++) rsv_set_bit(codes[j], k, 1);
         uint64_t extra = j == long_one ? 60 + rsv_rng_below(&g, 41) : rsv_rng_below(&g, 4);
-        for (uint64_t k = 0; k < extra; k++) setbit(codes[j], bits[j] + k, (unsigned)(rsv_rng_next(&g) & 1u));
+        for (uint64_t k = 0; k < extra; k++) rsv_set_bit(codes[j], bits[j] + k, (unsigned)(rsv_rng_next(&g) & 1u));
         bits[j] += extra;
         cr_assert_leq(bits[j], 8 * CODE_BYTES);
     }
@@ -103,11 +94,9 @@ static void load(file *f)
         random_file(0x5EED0000u + (uint64_t)i, &f[i]);
     }
     /* the sweeps start from files both sides accept, and that are multi-code */
+    rsv_kv03d_report rep;
+    cr_assert(rsv_kv03d_files_accepted(f, NFILES, &rep), "%s", rep.msg);
     for (int i = 0; i < NFILES; i++) {
-        rsv_kv03d_report rep;
-        rsv_kv03d_report_init(&rep);
-        cr_assert(rsv_kv03d_file(f[i].b, f[i].n, NULL, NULL, 0, &rep), "%s: %s", f[i].name, rep.msg);
-        cr_assert_eq(rep.status, RSV_OK, "%s: %s", f[i].name, rsv_status_name(rep.status));
         rsv_kv03_file kf;
         cr_assert_eq(rsv_kv03_open(f[i].b, f[i].n, NULL, &kf), RSV_OK);
         cr_assert_geq(rsv_kv03_code_count(&kf), 2, "%s is not multi-code", f[i].name);
@@ -115,46 +104,17 @@ static void load(file *f)
     }
 }
 
-static void unload(file *f)
-{
-    for (int i = 0; i < NFILES; i++) free(f[i].b);
-}
+RSV_KV03D_SWEEP_SUITE(kv03_v2_corrupt, load, NFILES)
 
-Test(kv03_v2_corrupt, every_bit_flip_rejected)
-{
-    file f[NFILES];
-    rsv_kv03d_sweep st = {0};
-    rsv_kv03d_report rep;
-    load(f);
-    for (int i = 0; i < NFILES; i++)
-        cr_assert(rsv_kv03d_sweep_flips(f[i].b, f[i].n, &st, &rep), "%s: %s", f[i].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
-    unload(f);
-}
+Test(kv03_v2_corrupt, every_bit_flip_rejected) { sweep_all(rsv_kv03d_sweep_flips); }
 
-Test(kv03_v2_corrupt, every_truncation_rejected)
-{
-    file f[NFILES];
-    rsv_kv03d_sweep st = {0};
-    rsv_kv03d_report rep;
-    load(f);
-    for (int i = 0; i < NFILES; i++)
-        cr_assert(rsv_kv03d_sweep_truncations(f[i].b, f[i].n, &st, &rep), "%s: %s", f[i].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
-    unload(f);
-}
+Test(kv03_v2_corrupt, every_truncation_rejected) { sweep_all(rsv_kv03d_sweep_truncations); }
 
 Test(kv03_v2_corrupt, every_resealed_bit_flip_agrees)
 {
-    file f[NFILES];
     rsv_kv03d_sweep st = {0}, st125 = {0};
-    rsv_kv03d_report rep;
-    load(f);
-    cr_assert(rsv_kv03d_sweep_resealed(f[0].b, f[0].n, &st125, &rep), "%s: %s", f[0].name, rep.msg);
-    for (int i = 1; i < NFILES; i++)
-        cr_assert(rsv_kv03d_sweep_resealed(f[i].b, f[i].n, &st, &rep), "%s: %s", f[i].name, rep.msg);
-    cr_assert_gt(st.cases, 0);
+    sweep_set(rsv_kv03d_sweep_resealed, 0, 1, &st125);
+    sweep_set(rsv_kv03d_sweep_resealed, 1, NFILES - 1, &st);
     cr_assert_gt(st125.status[RSV_ERR_DICTIONARY_ORDER], 0, "no resealed flip of §12.5 reached DICTIONARY_ORDER");
     cr_assert_gt(st125.status[RSV_ERR_SEED_RANGE], 0, "no resealed flip of §12.5 reached SEED_RANGE");
-    unload(f);
 }

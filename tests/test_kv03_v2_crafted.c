@@ -14,6 +14,7 @@
 #include "kv03_diff.h"
 #include "kv03_v2_file.h"
 #include "spec_doc.h"
+#include "testutil.h"
 
 #define NONE UINT64_MAX
 
@@ -48,19 +49,18 @@ static void check(const char *what, const uint8_t *b, size_t n, expect x)
     rsv_kv03_cursor_free(&c);
 }
 
-static uint8_t *spec_file(size_t *n)
+/* check() on the file rsv_kv03b_build makes of s. */
+static void check_built(const char *what, const rsv_kv03b_spec *s, expect x)
 {
-    uint8_t *f = NULL;
-    cr_assert_eq(rsv_spec_hexdump("12.5", &f, n), 0, "no hex dump under §12.5 in docs/spec/KV03.md");
-    cr_assert_eq(*n, 377);
-    return f;
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(rsv_kv03b_build(s, &b, &n), 0, "%s: build", what);
+    check(what, b, n, x);
+    free(b);
 }
 
-static void set_bit(uint8_t *b, uint64_t bit, int on)
-{
-    uint8_t m = (uint8_t)(0x80u >> (bit % 8));
-    b[V2_DATA + bit / 8] = on ? (uint8_t)(b[V2_DATA + bit / 8] | m) : (uint8_t)(b[V2_DATA + bit / 8] & ~m);
-}
+/* Data-stream bit `bit` of a §12.5 file. */
+static void set_bit(uint8_t *b, uint64_t bit, int on) { rsv_set_bit(b + V2_DATA, bit, (unsigned)on); }
 
 /* ---- §6.3 dictionary checks (before record 0: cursor at record 0, bit 0) */
 
@@ -155,11 +155,7 @@ Test(kv03_v2_crafted, missing_prefix_at_record_0)
     static const char *codes[2] = {"0", "1"};
     static const uint64_t offs[1] = {0}, seeds[1] = {0};
     rsv_kv03b_spec s = {{RSV_BACKSPACE_EG, 0, 15, 15}, 1, "011 0001000 1100001 0", offs, 9, 1, 1, codes, 2, seeds};
-    uint8_t *b;
-    size_t n;
-    cr_assert_eq(rsv_kv03b_build(&s, &b, &n), 0);
-    check("R = 2 at record 0", b, n, (expect){RSV_ERR_MISSING_PREFIX, 0, 18, RSV_ERR_MISSING_PREFIX});
-    free(b);
+    check_built("R = 2 at record 0", &s, (expect){RSV_ERR_MISSING_PREFIX, 0, 18, RSV_ERR_MISSING_PREFIX});
 }
 
 /* ---- §3.3 step 2: transitions ------------------------------------------- */
@@ -173,11 +169,7 @@ Test(kv03_v2_crafted, sort_transition_right_after_the_control)
     static const uint64_t offs[1] = {0}, seeds[1] = {0};
     rsv_kv03b_spec s = {{RSV_BACKSPACE_EG, 0, 15, 15}, 2, "011 0001001 01100001 0  0001010 1 0", offs, 10, 0, 0,
                         codes, 2, seeds};
-    uint8_t *b;
-    size_t n;
-    cr_assert_eq(rsv_kv03b_build(&s, &b, &n), 0);
-    check("P = 0", b, n, (expect){RSV_ERR_SORT_TRANSITION, 1, 26, RSV_ERR_SORT_TRANSITION});
-    free(b);
+    check_built("P = 0", &s, (expect){RSV_ERR_SORT_TRANSITION, 1, 26, RSV_ERR_SORT_TRANSITION});
 }
 
 Test(kv03_v2_crafted, unknown_selector_after_the_last_tail_bit)
@@ -210,11 +202,7 @@ Test(kv03_v2_crafted, transition_to_a_smaller_code_unsorted)
                         "010 0001001 01100001 1 010 01111000  1 0001001 01100010 0  000010010 10 1 11"
                         "011 0001001 01100001 1 011 01111001 01111010  0001010 0 0001001 01100010 0",
                         offs, 10, 0, 0, codes, 3, seeds};
-    uint8_t *b;
-    size_t n;
-    cr_assert_eq(rsv_kv03b_build(&s, &b, &n), 0);
-    check("11 -> 10", b, n, (expect){RSV_ERR_UNSORTED, 4, 123, RSV_ERR_UNSORTED});
-    free(b);
+    check_built("11 -> 10", &s, (expect){RSV_ERR_UNSORTED, 4, 123, RSV_ERR_UNSORTED});
 }
 
 Test(kv03_v2_crafted, transition_skipping_a_code_unused_selector)
@@ -327,9 +315,8 @@ Test(kv03_v2_crafted, fast_path_takes_the_12_5_transition)
      * its cache, refills near the extent and errors: §12.5 record 2 (tail at
      * bits 56-57, 70 bits before the extent) must be decoded by it. */
     size_t n;
-    uint8_t *b = spec_file(&n);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    uint8_t *b = spec_open(&n, &f);
     rsv_kv03_frames fw;
     rsv_kv03_frame fr;
     cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);

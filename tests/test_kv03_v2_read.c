@@ -17,14 +17,6 @@
 #include "kv03_v2_file.h"
 #include "spec_doc.h"
 
-static uint8_t *spec_file(size_t *n)
-{
-    uint8_t *f = NULL;
-    cr_assert_eq(rsv_spec_hexdump("12.5", &f, n), 0, "no hex dump under §12.5 in docs/spec/KV03.md");
-    cr_assert_eq(*n, 377);
-    return f;
-}
-
 static void expect_bits(rsv_view v, const char *bits)
 {
     cr_assert_eq(v.len, strlen(bits));
@@ -102,9 +94,8 @@ Test(kv03_v2_read, v1_file_api_is_the_one_code_case)
 Test(kv03_v2_read, scan_ok)
 {
     size_t n;
-    uint8_t *b = spec_file(&n);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    uint8_t *b = spec_open(&n, &f);
     rsv_kv03_diag d;
     cr_assert_eq(rsv_kv03_scan(&f, &d), RSV_OK);
     /* the scanner twice: the second scan reuses its buffers */
@@ -125,9 +116,8 @@ Test(kv03_v2_read, scan_ok)
 Test(kv03_v2_read, frames_walk)
 {
     size_t n;
-    uint8_t *b = spec_file(&n);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    uint8_t *b = spec_open(&n, &f);
     for (int words = 0; words < 2; words++) {
         rsv_kv03_frames fw;
         rsv_kv03_frame fr;
@@ -157,9 +147,8 @@ Test(kv03_v2_read, frames_walk)
 Test(kv03_v2_read, cursor_walk)
 {
     size_t n;
-    uint8_t *b = spec_file(&n);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    uint8_t *b = spec_open(&n, &f);
     rsv_kv03_cursor c;
     rsv_kv03_entry e;
     int more;
@@ -325,9 +314,8 @@ Test(kv03_v2_read, first_block_of_code_12_5)
     /* seeds 0, 2: code 1 begins by a transition inside block 0 (record 2),
      * code 2 at block 1's first record (record 3); both get [0, 1] */
     size_t n;
-    uint8_t *b = spec_file(&n);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    uint8_t *b = spec_open(&n, &f);
     const uint64_t want[3][2] = {{0, 0}, {0, 1}, {0, 1}};
     for (uint64_t j = 0; j < 3; j++) {
         uint64_t lo = 9, hi = 9;
@@ -349,9 +337,8 @@ Test(kv03_v2_read, first_block_of_code_12_5)
 Test(kv03_v2_read, cursor_seek_code_12_5)
 {
     size_t n;
-    uint8_t *b = spec_file(&n);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    uint8_t *b = spec_open(&n, &f);
     rsv_kv03_cursor c;
     rsv_kv03_entry e;
     int more;

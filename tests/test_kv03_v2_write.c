@@ -15,6 +15,7 @@
 
 #include "reservoir/kv03.h"
 
+#include "kv03_stream_util.h" /* slurp */
 #include "kv03_v2_util.h"
 #include "testutil.h"
 #include "kv03_vectors.h"
@@ -100,20 +101,6 @@ Test(kv03_v2_write, writer_add_coded_12_5)
         rsv_kv03_writer_free(&w);
     }
     free(want);
-}
-
-static uint8_t *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)len + 1);
-    cr_assert_eq(fread(b, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    *n = (size_t)len;
-    return b;
 }
 
 Test(kv03_v2_write, path_writer_12_5)

@@ -66,13 +66,16 @@
 
 /* ---- bit scans ----------------------------------------------------------- */
 
-/* Leading zeros of x; x != 0 (the builtin is undefined for 0). */
+/* rsv__clz64(x): leading zeros of x; rsv__ctz64(x): trailing zeros of x.
+ * Both need x != 0 (the builtins are undefined for 0). One #if for the pair,
+ * so the builtin and the portable forms each stand in one place. */
+#if defined(RSV__BITS_BUILTIN)
+static inline unsigned rsv__clz64(uint64_t x) { RSV_ASSERT(x != 0); return (unsigned)__builtin_clzll(x); }
+static inline unsigned rsv__ctz64(uint64_t x) { RSV_ASSERT(x != 0); return (unsigned)__builtin_ctzll(x); }
+#else
 static inline unsigned rsv__clz64(uint64_t x)
 {
     RSV_ASSERT(x != 0);
-#if defined(RSV__BITS_BUILTIN)
-    return (unsigned)__builtin_clzll(x);
-#else
     unsigned n = 0;
     if (!(x >> 32)) { n += 32; x <<= 32; }
     if (!(x >> 48)) { n += 16; x <<= 16; }
@@ -81,19 +84,12 @@ static inline unsigned rsv__clz64(uint64_t x)
     if (!(x >> 62)) { n += 2; x <<= 2; }
     if (!(x >> 63)) n += 1;
     return n;
-#endif
 }
-
-/* Trailing zeros of x; x != 0. */
 static inline unsigned rsv__ctz64(uint64_t x)
 {
-    RSV_ASSERT(x != 0);
-#if defined(RSV__BITS_BUILTIN)
-    return (unsigned)__builtin_ctzll(x);
-#else
-    return 63u - rsv__clz64(x & (0 - x)); /* x & -x: the lowest 1 alone */
-#endif
+    return 63u - rsv__clz64(x & (0 - x)); /* x & -x: the lowest 1 alone; x != 0 asserted there */
 }
+#endif
 
 /* Number of bits needed to write x: 0 for 0, else 1 + index of the top 1. */
 static inline unsigned rsv__bitlen64(uint64_t x) { return x ? 64u - rsv__clz64(x) : 0; }

@@ -135,4 +135,8 @@ RSV__KV03_FAST_INLINE int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_fra
 /* After record N-1: position = data extent and cont_prev = terminal length. */
 rsv_status rsv__kv03_terminal(const rsv_kv03_frames *fw);
 
+/* Record st as the walk's diagnosis (status, reader bit, record index) and
+ * return it: the failure path of the frame walk and of seeks into it. */
+rsv_status rsv__kv03_frames_poison(rsv_kv03_frames *fw, rsv_status st);
+
 #endif

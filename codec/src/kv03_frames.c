@@ -114,7 +114,7 @@ rsv_status rsv__kv03_terminal(const rsv_kv03_frames *fw)
     return RSV_OK;
 }
 
-static rsv_status poison(rsv_kv03_frames *fw, rsv_status st)
+rsv_status rsv__kv03_frames_poison(rsv_kv03_frames *fw, rsv_status st)
 {
     fw->diag.status = st;
     fw->diag.bit = rsv_reader_position(&fw->r);
@@ -131,13 +131,13 @@ rsv_status rsv_kv03_frames_next(rsv_kv03_frames *fw, rsv_kv03_frame *out, int *m
     rsv_status st;
     if (RSV_UNLIKELY(!rsv__kv03_parse_fast(fw, out))) { /* inline here: one call per record */
         st = rsv__kv03_parse_generic(fw, out);
-        if (st) return poison(fw, st);
+        if (st) return rsv__kv03_frames_poison(fw, st);
     }
     if (RSV_UNLIKELY(fw->i == fw->f->N)) {
         st = rsv__kv03_terminal(fw);
         if (st) {
             fw->i--; /* report the last record's index */
-            st = poison(fw, st);
+            st = rsv__kv03_frames_poison(fw, st);
             fw->i++;
             return st;
         }

@@ -76,14 +76,6 @@ static rsv_status seek(rsv_kv03_frames *fw, uint64_t j)
     return st;
 }
 
-static rsv_status poison(rsv_kv03_frames *fw, rsv_status st)
-{
-    fw->diag.status = st;
-    fw->diag.bit = rsv_reader_position(&fw->r);
-    fw->diag.record = fw->i;
-    return st;
-}
-
 rsv_status rsv_kv03_frames_seek_code(rsv_kv03_frames *fw, uint64_t j)
 {
     if (!fw || !fw->f) return RSV_ERR_INVALID_ARGUMENT;
@@ -96,7 +88,7 @@ rsv_status rsv_kv03_frames_seek_code(rsv_kv03_frames *fw, uint64_t j)
     st = seek(fw, j);
     if (st) {
         if (fw->i > 0 && fw->i == f->N && st == RSV_ERR_TERMINAL_MISMATCH) fw->i--; /* the last record */
-        return poison(fw, st);
+        return rsv__kv03_frames_poison(fw, st);
     }
     return RSV_OK;
 }

@@ -22,21 +22,28 @@ static void count(rsv_kv03d_sweep *st, const rsv_kv03d_report *rep)
     else st->at_scan_other++;
 }
 
+/* "<prefix>: " in front of the report's message, cut to fit. */
+static void prefix_msg(rsv_kv03d_report *rep, const char *prefix)
+{
+    char m[RSV_KV03D_MSG];
+    int k = snprintf(m, sizeof m, "%s: ", prefix);
+    size_t used = k < 0 ? 0 : (size_t)k < sizeof m ? (size_t)k : sizeof m - 1;
+    const char *z = memchr(rep->msg, 0, sizeof rep->msg);
+    size_t rest = z ? (size_t)(z - rep->msg) : sizeof rep->msg;
+    if (rest > sizeof m - 1 - used) rest = sizeof m - 1 - used;
+    memcpy(m + used, rep->msg, rest);
+    m[used + rest] = 0;
+    memcpy(rep->msg, m, sizeof m);
+}
+
 static int one(const uint8_t *x, size_t n, const char *what, size_t at, rsv_kv03d_sweep *st,
                rsv_kv03d_report *rep)
 {
     rsv_kv03d_report_init(rep);
     if (!rsv_kv03d_file(n ? x : NULL, n, NULL, NULL, 0, rep)) {
-        /* "<what> <at>: " in front of the report's message, cut to fit */
-        char m[RSV_KV03D_MSG];
-        int k = snprintf(m, sizeof m, "%s %zu: ", what, at);
-        size_t used = k < 0 ? 0 : (size_t)k < sizeof m ? (size_t)k : sizeof m - 1;
-        const char *z = memchr(rep->msg, 0, sizeof rep->msg);
-        size_t rest = z ? (size_t)(z - rep->msg) : sizeof rep->msg;
-        if (rest > sizeof m - 1 - used) rest = sizeof m - 1 - used;
-        memcpy(m + used, rep->msg, rest);
-        m[used + rest] = 0;
-        memcpy(rep->msg, m, sizeof m);
+        char what_at[RSV_KV03D_MSG];
+        snprintf(what_at, sizeof what_at, "%s %zu", what, at);
+        prefix_msg(rep, what_at);
         return 0;
     }
     count(st, rep);
@@ -98,4 +105,45 @@ int rsv_kv03d_sweep_resealed(const uint8_t *file, size_t n, rsv_kv03d_sweep *st,
     }
     free(x);
     return ok;
+}
+
+int rsv_kv03d_files_accepted(const rsv_kv03d_named_file *f, size_t nfiles, rsv_kv03d_report *rep)
+{
+    for (size_t i = 0; i < nfiles; i++) {
+        rsv_kv03d_report_init(rep);
+        if (!rsv_kv03d_file(f[i].b, f[i].n, NULL, NULL, 0, rep)) {
+            prefix_msg(rep, f[i].name);
+            return 0;
+        }
+        if (rep->status != RSV_OK) {
+            snprintf(rep->msg, sizeof rep->msg, "%s: %s", f[i].name, rsv_status_name(rep->status));
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int rsv_kv03d_sweep_files(rsv_kv03d_sweep_fn sweep, const rsv_kv03d_named_file *f, size_t nfiles,
+                          rsv_kv03d_sweep *st, rsv_kv03d_report *rep)
+{
+    size_t before = st->cases;
+    for (size_t i = 0; i < nfiles; i++) {
+        if (!sweep(f[i].b, f[i].n, st, rep)) {
+            prefix_msg(rep, f[i].name);
+            return 0;
+        }
+    }
+    if (st->cases == before) {
+        snprintf(rep->msg, sizeof rep->msg, "the sweep ran no case");
+        return 0;
+    }
+    return 1;
+}
+
+void rsv_kv03d_files_free(rsv_kv03d_named_file *f, size_t nfiles)
+{
+    for (size_t i = 0; i < nfiles; i++) {
+        free(f[i].b);
+        f[i].b = NULL;
+    }
 }

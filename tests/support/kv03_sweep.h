@@ -39,4 +39,25 @@ int rsv_kv03d_sweep_truncations(const uint8_t *file, size_t n, rsv_kv03d_sweep *
  * walk positions, records). */
 int rsv_kv03d_sweep_resealed(const uint8_t *file, size_t n, rsv_kv03d_sweep *st, rsv_kv03d_report *rep);
 
+/* A named file of a sweep set (bytes owned, malloc'd). */
+typedef struct rsv_kv03d_named_file {
+    const char *name;
+    uint8_t *b;
+    size_t n;
+} rsv_kv03d_named_file;
+
+typedef int (*rsv_kv03d_sweep_fn)(const uint8_t *file, size_t n, rsv_kv03d_sweep *st, rsv_kv03d_report *rep);
+
+/* Both sides accept every file of the set (the sweeps start from valid
+ * files): 1, else 0 with rep->msg "<name>: ..." for the first that is not. */
+int rsv_kv03d_files_accepted(const rsv_kv03d_named_file *f, size_t nfiles, rsv_kv03d_report *rep);
+
+/* `sweep` over every file of the set, counts into *st: 1 when every case of
+ * every file passed and at least one case ran, else 0 with rep->msg
+ * "<name>: ..." naming the first failing case. */
+int rsv_kv03d_sweep_files(rsv_kv03d_sweep_fn sweep, const rsv_kv03d_named_file *f, size_t nfiles,
+                          rsv_kv03d_sweep *st, rsv_kv03d_report *rep);
+
+void rsv_kv03d_files_free(rsv_kv03d_named_file *f, size_t nfiles);
+
 #endif

@@ -79,42 +79,23 @@ static void put_record(form fm, const rsv_kv03_entry *e, const char *sel)
 
 int cmd_dump(int argc, char **argv, const char *prog)
 {
-    const char *path = NULL, *a;
-    form fm = FORM_TEXT;
-    int nforms = 0, is_opt;
-    cli_iter it;
-    cli_iter_init(&it, argc, argv);
-    while ((a = cli_next(&it, &is_opt)) != NULL) {
-        if (!is_opt) {
-            if (path) return cli_usage_error(prog, "more than one FILE ('%s', '%s')", path, a);
-            path = a;
-        } else if (cli_is_help(a)) {
-            dump_help(stdout);
-            return cli_finish_stdout(prog, CLI_EXIT_OK);
-        } else if (cli_flag(a, "--hex")) {
-            fm = FORM_HEX, nforms++;
-        } else if (cli_flag(a, "--json")) {
-            fm = FORM_JSON, nforms++;
-        } else if (cli_flag(a, "--tsv")) {
-            fm = FORM_TSV, nforms++;
-        } else {
-            return cli_usage_error(prog, "unknown option '%s'", a);
-        }
-    }
-    if (nforms > 1) return cli_usage_error(prog, "give at most one of --hex, --json, --tsv");
-    if (!path) return cli_usage_error(prog, "missing FILE");
-
-    char label[1100];
-    snprintf(label, sizeof label, "'%s'", path);
-    rsv_kv03_file f;
-    int rc = cli_kv_open(prog, label, path, &f);
+    static const char *const flags[] = {"--hex", "--json", "--tsv"};
+    static const form forms[] = {FORM_HEX, FORM_JSON, FORM_TSV};
+    cli_kv_cmd c;
+    int rc = cli_kv_cmd_args(&c, argc, argv, prog, dump_help, flags, 3);
     if (rc >= 0) return rc;
+    if (c.nflags_given > 1) return cli_usage_error(prog, "give at most one of --hex, --json, --tsv");
+    form fm = FORM_TEXT;
+    for (int k = 0; k < 3; k++)
+        if (c.flag[k]) fm = forms[k];
+    if ((rc = cli_kv_cmd_open(&c, prog)) >= 0) return rc;
+    const rsv_kv03_file *f = &c.f;
     rsv_kv03_cursor cur;
     rsv_kv03_entry e;
     int more = 1;
-    rsv_status st = rsv_kv03_cursor_init(&cur, &f); /* reads the dictionary (§6.3) */
+    rsv_status st = rsv_kv03_cursor_init(&cur, f); /* reads the dictionary (§6.3) */
     /* Two or more codes: every line carries its code, cached per index. */
-    int multi = rsv_kv03_code_count(&f) >= 2;
+    int multi = rsv_kv03_code_count(f) >= 2;
     char sel[RSV_KV03_MAX_CODE_BITS + 1];
     uint64_t sel_index = UINT64_MAX;
     unsigned long long done = 0;
@@ -122,7 +103,7 @@ int cmd_dump(int argc, char **argv, const char *prog)
     while (!st && (st = rsv_kv03_cursor_record(&cur, &e, &more)) == RSV_OK && more) {
         if (multi && e.code != sel_index) {
             rsv_view v;
-            st = rsv_kv03_code(&f, e.code, &v);
+            st = rsv_kv03_code(f, e.code, &v);
             if (!st && v.len > RSV_KV03_MAX_CODE_BITS) st = RSV_ERR_TOO_LARGE;
             if (st) break; /* neither happens after the dictionary check passed */
             cli_selector_view_text(sel, v);
@@ -134,10 +115,9 @@ int cmd_dump(int argc, char **argv, const char *prog)
     rc = CLI_EXIT_OK;
     if (st) {
         fflush(stdout); /* the records before the failure come first */
-        cli_kv_cursor_error(prog, label, &f, st, rsv_kv03_cursor_diag(&cur));
+        cli_kv_cursor_error(prog, c.label, f, st, rsv_kv03_cursor_diag(&cur));
         rc = CLI_EXIT_FAIL;
     }
     rsv_kv03_cursor_free(&cur);
-    cli_kv_close(&f);
-    return cli_finish_stdout(prog, rc);
+    return cli_kv_cmd_close(&c, prog, rc);
 }

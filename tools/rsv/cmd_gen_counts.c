@@ -8,11 +8,11 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "mix.h"
 #include "outfile.h"
 #include "reservoir/file_io.h"
 #include "reservoir/writer.h"
 #include "signals.h"
+#include "workloads.h"
 
 #define MAX_VALUES (UINT64_C(1) << 32)
 
@@ -43,23 +43,6 @@ static void gen_counts_help(FILE *out)
           out);
 }
 
-typedef enum { EG0_SMALL, EG0_WIDE, EG3, G7 } count_case;
-
-static uint64_t case_value(count_case c, uint64_t i)
-{
-    uint64_t m = cli_mix(i);
-    switch (c) {
-    case EG0_SMALL:
-    case G7: return m & 127;
-    case EG3: return m & 1023;
-    case EG0_WIDE: {
-        unsigned w = (unsigned)(i % 65);
-        return w == 64 ? m : m & ((UINT64_C(1) << w) - 1); /* never shift by 64 */
-    }
-    }
-    return 0;
-}
-
 int cmd_gen_counts(int argc, char **argv, const char *prog)
 {
     const char *pos[2] = {NULL, NULL}, *a, *val;
@@ -83,10 +66,9 @@ int cmd_gen_counts(int argc, char **argv, const char *prog)
         }
     }
     if (npos < 2) return cli_usage_error(prog, "expected CASE OUT");
-    static const char *const names[] = {"eg0-small", "eg0-wide", "eg3", "g7"};
     int c = -1;
-    for (int k = 0; k < 4; k++)
-        if (strcmp(pos[0], names[k]) == 0) c = k;
+    for (int k = 0; k < RSV_WL_COUNT_CASES; k++)
+        if (strcmp(pos[0], rsv_wl_count_case_name((rsv_wl_count_case)k)) == 0) c = k;
     if (c < 0) return cli_usage_error(prog, "case '%s': expected eg0-small, eg0-wide, eg3 or g7", pos[0]);
     int rc = cli_check_output(prog, pos[1], 1, NULL, NULL, 0);
     if (rc >= 0) return rc;
@@ -97,12 +79,13 @@ int cmd_gen_counts(int argc, char **argv, const char *prog)
     rsv_status st = rsv_golomb_init(&g7, 7);
     if (!st) st = rsv_put(&w, 5, 3); /* the lead-in `101` */
     for (uint64_t i = 0; !st && i < nvalues; i++) {
-        uint64_t v = case_value((count_case)c, i);
-        switch ((count_case)c) {
-        case EG0_SMALL:
-        case EG0_WIDE: st = rsv_put_eg(&w, v, 0); break;
-        case EG3: st = rsv_put_eg(&w, v, 3); break;
-        case G7: st = rsv_put_golomb(&w, v, &g7); break;
+        uint64_t v = rsv_wl_count_value((rsv_wl_count_case)c, i);
+        switch ((rsv_wl_count_case)c) {
+        case RSV_WL_EG0_SMALL:
+        case RSV_WL_EG0_WIDE: st = rsv_put_eg(&w, v, 0); break;
+        case RSV_WL_EG3: st = rsv_put_eg(&w, v, 3); break;
+        case RSV_WL_G7: st = rsv_put_golomb(&w, v, &g7); break;
+        case RSV_WL_COUNT_CASES: break;
         }
     }
     uint64_t total = rsv_writer_bits(&w);

@@ -9,11 +9,10 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "mix.h"
 #include "outfile.h"
 #include "records.h"
+#include "workloads.h"
 
-#define PREFIX "documents/persistent/shared/string/prefix/" /* 42 bytes, no NUL */
 #define MAX_RECORDS (UINT64_C(1) << 32)
 
 static void gen_fixture_help(FILE *out)
@@ -45,45 +44,32 @@ static void gen_fixture_help(FILE *out)
           out);
 }
 
-static void be64(uint8_t *p, uint64_t v)
+/* The shared §4 generator (tools/workloads), copied into the record list
+ * the file writer takes; already in key order. */
+static rsv_status generate(cli_records *rs, int hash, unsigned max, uint64_t n)
 {
-    for (int k = 7; k >= 0; k--, v >>= 8) p[k] = (uint8_t)v;
-}
-
-/* Generate and sort the records (WORKLOADS.md §4). */
-static rsv_status generate(cli_records *rs, int hash, uint64_t max, uint64_t n)
-{
-    rsv_status st;
-    uint8_t key[50];
-    for (uint64_t i = 0; i < n; i++) {
+    rsv_wl_fixture fx;
+    rsv_status st = rsv_wl_fixture_generate(&fx, hash, max, n);
+    for (uint64_t p = 0; !st && p < n; p++) {
+        const rsv_record *src = &fx.recs[p];
         cli_rec r;
         memset(&r, 0, sizeof r);
-        r.line = i;
+        r.line = p;
         r.koff = rs->arena.len;
-        if (hash) {
-            be64(key, cli_mix(i));
-            be64(key + 8, cli_mix(i + 0x12345678));
-            r.klen = 16;
-        } else {
-            memcpy(key, PREFIX, 42);
-            be64(key + 42, i);
-            r.klen = 50;
-        }
-        if ((st = cli_buf_put(&rs->arena, key, r.klen))) return st;
+        r.klen = src->key_len;
+        if ((st = cli_buf_put(&rs->arena, src->key, r.klen))) break;
         r.voff = rs->arena.len;
-        if (i % 17 == 0) {
+        if (src->value.kind == RSV_VALUE_TOMBSTONE) {
             r.tombstone = 1;
         } else {
-            r.vlen = (size_t)(cli_mix(i + 3) % (max + 1));
-            if ((st = cli_buf_reserve(&rs->arena, r.vlen))) return st;
-            for (size_t j = 0; j < r.vlen; j++)
-                rs->arena.p[rs->arena.len++] = (uint8_t)cli_mix(i * 65537 + j);
+            r.vlen = src->value.len;
+            if (r.vlen && (st = cli_buf_put(&rs->arena, src->value.data, r.vlen))) break;
         }
-        if ((st = cli_records_push(rs, &r))) return st;
+        st = cli_records_push(rs, &r);
     }
-    cli_records_resolve(rs, NULL, 0);
-    cli_records_sort(rs);
-    return RSV_OK;
+    rsv_wl_fixture_free(&fx);
+    if (!st) cli_records_resolve(rs, NULL, 0);
+    return st;
 }
 
 static int write_one(const char *prog, const cli_records *rs, size_t start, size_t step,
@@ -154,7 +140,7 @@ int cmd_gen_fixture(int argc, char **argv, const char *prog)
     if (strcmp(pos[0], "prefix") == 0) hash = 0;
     else if (strcmp(pos[0], "hash") == 0) hash = 1;
     else return cli_usage_error(prog, "key shape '%s': expected prefix or hash", pos[0]);
-    uint64_t max;
+    unsigned max;
     if (strcmp(pos[1], "6") == 0) max = 6;
     else if (strcmp(pos[1], "512") == 0) max = 512;
     else return cli_usage_error(prog, "max '%s': expected 6 or 512", pos[1]);
@@ -189,10 +175,13 @@ int cmd_gen_fixture(int argc, char **argv, const char *prog)
     }
     if ((rc = write_one(prog, &rs, 0, 1, pos[2])) >= 0) goto out;
     if (split) {
-        int overlap = strcmp(split, "overlap") == 0;
-        /* disjoint: older = even p, newer = odd p; overlap: older = all, newer = odd p */
-        if ((rc = write_one(prog, &rs, 0, overlap ? 1 : 2, older)) >= 0) goto out;
-        if ((rc = write_one(prog, &rs, 1, 2, newer)) >= 0) goto out;
+        int kind = strcmp(split, "overlap") == 0 ? RSV_WL_SPLIT_OVERLAP : RSV_WL_SPLIT_DISJOINT;
+        const char *in[2] = {older, newer};
+        for (unsigned j = 0; j < 2; j++) {
+            uint64_t start, step;
+            rsv_wl_split_range(kind, 2, j, &start, &step);
+            if ((rc = write_one(prog, &rs, (size_t)start, (size_t)step, in[j])) >= 0) goto out;
+        }
     }
     rc = CLI_EXIT_OK;
 out:

@@ -139,41 +139,24 @@ static void print_json(const rsv_kv03_file *f, const counts *c)
 
 int cmd_stat(int argc, char **argv, const char *prog)
 {
-    const char *path = NULL, *a;
-    int json = 0, is_opt;
-    cli_iter it;
-    cli_iter_init(&it, argc, argv);
-    while ((a = cli_next(&it, &is_opt)) != NULL) {
-        if (!is_opt) {
-            if (path) return cli_usage_error(prog, "more than one FILE ('%s', '%s')", path, a);
-            path = a;
-        } else if (cli_is_help(a)) {
-            stat_help(stdout);
-            return cli_finish_stdout(prog, CLI_EXIT_OK);
-        } else if (cli_flag(a, "--json")) {
-            json = 1;
-        } else {
-            return cli_usage_error(prog, "unknown option '%s'", a);
-        }
-    }
-    if (!path) return cli_usage_error(prog, "missing FILE");
-
-    char label[1100];
-    snprintf(label, sizeof label, "'%s'", path);
-    rsv_kv03_file f;
-    int rc = cli_kv_open(prog, label, path, &f);
+    static const char *const flags[] = {"--json"};
+    cli_kv_cmd kc;
+    int rc = cli_kv_cmd_args(&kc, argc, argv, prog, stat_help, flags, 1);
     if (rc >= 0) return rc;
-    counts c = {0, 0, 0, rsv_kv03_code_count(&f), NULL};
+    int json = kc.flag[0] != 0;
+    if ((rc = cli_kv_cmd_open(&kc, prog)) >= 0) return rc;
+    const rsv_kv03_file *f = &kc.f;
+    counts c = {0, 0, 0, rsv_kv03_code_count(f), NULL};
     rsv_kv03_cursor cur;
     rsv_kv03_entry e;
     int more = 1;
-    rsv_status st = rsv_kv03_cursor_init(&cur, &f); /* reads the dictionary (§6.3) */
+    rsv_status st = rsv_kv03_cursor_init(&cur, f); /* reads the dictionary (§6.3) */
     /* m <= section 6 length / 8: the counts take no more memory than it */
     c.per_code = calloc(c.m ? c.m : 1, sizeof *c.per_code);
     if (!c.per_code) {
-        cli_error(RSV_ERR_NOMEM, "%s: %s: %" PRIu64 " selector codes", prog, label, c.m);
+        cli_error(RSV_ERR_NOMEM, "%s: %s: %" PRIu64 " selector codes", prog, kc.label, c.m);
         rsv_kv03_cursor_free(&cur);
-        cli_kv_close(&f);
+        cli_kv_close(&kc.f);
         return CLI_EXIT_FAIL;
     }
     unsigned long long done = 0;
@@ -186,15 +169,14 @@ int cmd_stat(int argc, char **argv, const char *prog)
         if (e.code < c.m) c.per_code[e.code]++; /* always (seeds and transitions are checked) */
     }
     if (st) {
-        cli_kv_cursor_error(prog, label, &f, st, rsv_kv03_cursor_diag(&cur));
+        cli_kv_cursor_error(prog, kc.label, f, st, rsv_kv03_cursor_diag(&cur));
         rc = CLI_EXIT_FAIL;
     } else {
-        if (json) print_json(&f, &c);
-        else print_text(path, &f, &c);
+        if (json) print_json(f, &c);
+        else print_text(kc.path, f, &c);
         rc = CLI_EXIT_OK;
     }
     free(c.per_code);
     rsv_kv03_cursor_free(&cur);
-    cli_kv_close(&f);
-    return cli_finish_stdout(prog, rc);
+    return cli_kv_cmd_close(&kc, prog, rc);
 }

@@ -37,38 +37,19 @@ static void verify_help(FILE *out)
 
 int cmd_verify(int argc, char **argv, const char *prog)
 {
-    const char *path = NULL, *a;
-    int is_opt;
-    cli_iter it;
-    cli_iter_init(&it, argc, argv);
-    while ((a = cli_next(&it, &is_opt)) != NULL) {
-        if (!is_opt) {
-            if (path) return cli_usage_error(prog, "more than one FILE ('%s', '%s')", path, a);
-            path = a;
-        } else if (cli_is_help(a)) {
-            verify_help(stdout);
-            return cli_finish_stdout(prog, CLI_EXIT_OK);
-        } else {
-            return cli_usage_error(prog, "unknown option '%s'", a);
-        }
-    }
-    if (!path) return cli_usage_error(prog, "missing FILE");
-
-    char label[1100];
-    snprintf(label, sizeof label, "'%s'", path);
-    rsv_kv03_file f;
-    int rc = cli_kv_open(prog, label, path, &f);
+    cli_kv_cmd c;
+    int rc = cli_kv_cmd_args(&c, argc, argv, prog, verify_help, NULL, 0);
     if (rc >= 0) return rc;
+    if ((rc = cli_kv_cmd_open(&c, prog)) >= 0) return rc;
     rsv_kv03_diag d;
     cli_test_pause(0); /* the scan is one library call: the hook can only stop before it */
-    rsv_status st = rsv_kv03_scan(&f, &d);
+    rsv_status st = rsv_kv03_scan(&c.f, &d);
     if (st) {
-        cli_kv_scan_error(prog, label, &f, st, d);
+        cli_kv_scan_error(prog, c.label, &c.f, st, d);
         rc = CLI_EXIT_FAIL;
     } else {
-        printf("ok: %" PRIu64 " records\n", f.N);
+        printf("ok: %" PRIu64 " records\n", c.f.N);
         rc = CLI_EXIT_OK;
     }
-    cli_kv_close(&f);
-    return cli_finish_stdout(prog, rc);
+    return cli_kv_cmd_close(&c, prog, rc);
 }

@@ -323,3 +323,43 @@ void cli_kv_scan_error(const char *prog, const char *label, const rsv_kv03_file 
     }
     cli_error(st, "%s: %s: scan", prog, label);
 }
+
+int cli_kv_cmd_args(cli_kv_cmd *c, int argc, char **argv, const char *prog, void (*help)(FILE *),
+                    const char *const *flags, int nflags)
+{
+    const char *a;
+    int is_opt;
+    cli_iter it;
+    memset(c, 0, sizeof *c);
+    cli_iter_init(&it, argc, argv);
+    while ((a = cli_next(&it, &is_opt)) != NULL) {
+        if (!is_opt) {
+            if (c->path) return cli_usage_error(prog, "more than one FILE ('%s', '%s')", c->path, a);
+            c->path = a;
+            continue;
+        }
+        if (cli_is_help(a)) {
+            help(stdout);
+            return cli_finish_stdout(prog, CLI_EXIT_OK);
+        }
+        int k = 0;
+        while (k < nflags && !cli_flag(a, flags[k])) k++;
+        if (k == nflags) return cli_usage_error(prog, "unknown option '%s'", a);
+        c->flag[k]++;
+        c->nflags_given++;
+    }
+    return -1;
+}
+
+int cli_kv_cmd_open(cli_kv_cmd *c, const char *prog)
+{
+    if (!c->path) return cli_usage_error(prog, "missing FILE");
+    snprintf(c->label, sizeof c->label, "'%s'", c->path);
+    return cli_kv_open(prog, c->label, c->path, &c->f);
+}
+
+int cli_kv_cmd_close(cli_kv_cmd *c, const char *prog, int rc)
+{
+    cli_kv_close(&c->f);
+    return cli_finish_stdout(prog, rc);
+}

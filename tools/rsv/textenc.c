@@ -11,7 +11,9 @@ static void put_xhh(FILE *out, uint8_t c)
     fputc(hexd[c & 15], out);
 }
 
-void cli_put_quoted(FILE *out, const uint8_t *p, size_t n)
+/* "..." with " and \ escaped and printable ASCII as is; any other byte
+ * as \xHH (json = 0) or \u00HH (json = 1). */
+static void put_quoted(FILE *out, const uint8_t *p, size_t n, int json)
 {
     fputc('"', out);
     for (size_t i = 0; i < n; i++) {
@@ -21,12 +23,16 @@ void cli_put_quoted(FILE *out, const uint8_t *p, size_t n)
             fputc(c, out);
         } else if (c >= 0x20 && c < 0x7F) {
             fputc(c, out);
+        } else if (json) {
+            fprintf(out, "\\u%04x", (unsigned)c);
         } else {
             put_xhh(out, c);
         }
     }
     fputc('"', out);
 }
+
+void cli_put_quoted(FILE *out, const uint8_t *p, size_t n) { put_quoted(out, p, n, 0); }
 
 void cli_put_hex(FILE *out, const uint8_t *p, size_t n)
 {
@@ -62,19 +68,7 @@ void cli_put_json(FILE *out, const uint8_t *p, size_t n)
             return;
         }
     }
-    fputc('"', out);
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = p[i];
-        if (c == '"' || c == '\\') {
-            fputc('\\', out);
-            fputc(c, out);
-        } else if (c >= 0x20 && c < 0x7F) {
-            fputc(c, out);
-        } else {
-            fprintf(out, "\\u%04x", (unsigned)c);
-        }
-    }
-    fputc('"', out);
+    put_quoted(out, p, n, 1);
 }
 
 int cli_hex_digit(int c)

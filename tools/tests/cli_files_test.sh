@@ -21,15 +21,6 @@
 # Expected bytes come from KV03.md §12 (the 360-byte file typed in
 # cli_kv03_lib.sh) or from the same command run on an equivalent input;
 # expected reasons are strerror texts of the errno POSIX specifies.
-set -u
-set -f
-
-RSV=$1
-GROUP=$2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-checks=0
-failures=0
 # shellcheck source=cli_kv03_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/cli_kv03_lib.sh"
 
@@ -534,14 +525,4 @@ group_files_reasons() {
   expect_err "RSV_ERR_IO" "decode missing" "rsv: codes decode: '$TMP/nonexistent.bin': open: No such file or directory"
 }
 
-case $GROUP in
-  files_output | files_alias | files_signals | files_inputs | files_memory | files_text | files_reasons)
-    "group_$GROUP"
-    ;;
-  *)
-    echo "unknown group '$GROUP'" >&2
-    exit 2
-    ;;
-esac
-echo "$GROUP: $checks runs, $failures failures"
-[[ $checks -gt 0 && $failures -eq 0 ]]
+run_groups files_output files_alias files_signals files_inputs files_memory files_text files_reasons

@@ -1,7 +1,11 @@
 # Helpers of cli_kv03_test.sh (sourced, not run): the KV03.md §12 vectors
 # typed from the spec, the runner and expectations, and independent python3
 # generators (CRC32C reseal, WORKLOADS.md §3 count streams and §4 fixtures).
-# Expects RSV, TMP, checks and failures to be set by the caller.
+# Sources cli_common.sh (arguments RSV GROUP, TMP, counters, runner,
+# expectations, group dispatch) for the scripts that source it.
+
+# shellcheck source=cli_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh"
 
 declare -A MSG=(
   [RSV_ERR_INVALID_ARGUMENT]="invalid argument"
@@ -71,11 +75,6 @@ e0 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
 ff ff ff ff ff ff ff ff 00 00 00 00 00 00 00 00'
 
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
 # hexfile HEX PATH : write the bytes of a blank-separated hex string
 hexfile() {
   python3 -c 'import sys; open(sys.argv[2], "wb").write(bytes.fromhex(sys.argv[1]))' "$1" "$2"
@@ -112,42 +111,12 @@ b[68:72] = struct.pack("<I", crc32c(b[:96]))
 open(sys.argv[1], "wb").write(bytes(b))' "$1"
 }
 
-run() {
-  "$RSV" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-  rc=$?
-  checks=$((checks + 1))
-}
-
-# run_in FILE ARGS... : like run with standard input from FILE
-run_in() {
-  local in=$1
-  shift
-  "$RSV" "$@" >"$TMP/out" 2>"$TMP/err" <"$in"
-  rc=$?
-  checks=$((checks + 1))
-}
-
-expect_out() {
-  printf '%s' "$1" >"$TMP/exp"
-  if ! cmp -s "$TMP/exp" "$TMP/out"; then
-    fail "$2: stdout '$(head -c 400 "$TMP/out")' expected '$(head -c 400 "$TMP/exp")'"
-  fi
-}
-
-expect_rc() {
-  [[ $rc -eq $1 ]] || fail "$2: exit $rc, expected $1 (stderr: $(head -c 300 "$TMP/err"))"
-}
-
 # expect_err NAME DESC [FIXED-TEXT-BEFORE-NAME]
 expect_err() {
   local name=$1 desc=$2 before=${3:-}
   local want="$before: $name: ${MSG[$name]}"
   grep -q -F -- "$want" "$TMP/err" || fail "$desc: stderr lacks '$want': $(head -c 300 "$TMP/err")"
   grep -q -E -- "^rsv: " "$TMP/err" || fail "$desc: stderr does not start with 'rsv: '"
-}
-
-same_file() {
-  cmp -s "$1" "$2" || fail "$3: $1 differs from $2"
 }
 
 # The §12 records as TSV: "a"→"x", "ab"→tombstone, "b"→"" (present-empty), "ba"→"yz".

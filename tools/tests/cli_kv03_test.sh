@@ -10,16 +10,6 @@
 #  - fixtures, count streams and their bit lengths computed independently in
 #    python3 from WORKLOADS.md §1, §3, §4 and CODES.md §3-§4 (mix() checked
 #    against the spec's sanity values first).
-set -u
-set -f
-
-RSV=$1
-GROUP=$2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-checks=0
-failures=0
-
 # Shared data (spec vectors) and helpers (runner, expectations, python3
 # generators): cli_kv03_lib.sh, next to this script.
 # shellcheck source=cli_kv03_lib.sh
@@ -497,14 +487,4 @@ group_kv_roundtrip() {
   same_file "$TMP/h.rt3.kv" "$TMP/h.kv" "reversed dump --json | write --sort"
 }
 
-case $GROUP in
-  kv_help | kv_write | kv_dump | kv_verify | kv_stat | kv_merge | kv_fixture | kv_counts | kv_roundtrip)
-    "group_$GROUP"
-    ;;
-  *)
-    echo "unknown group '$GROUP'" >&2
-    exit 2
-    ;;
-esac
-echo "$GROUP: $checks runs, $failures failures"
-[[ $failures -eq 0 ]]
+run_groups kv_help kv_write kv_dump kv_verify kv_stat kv_merge kv_fixture kv_counts kv_roundtrip

@@ -10,16 +10,6 @@
 #    hand (comments at each case);
 #  - a random multi-code record set whose order (logical key = code ‖ key
 #    bits, §1.2) and expected dump are computed in python3 here.
-set -u
-set -f
-
-RSV=$1
-GROUP=$2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-checks=0
-failures=0
-
 # Runner, expectations, hexfile/patch/reseal: cli_kv03_lib.sh, next to this script.
 # shellcheck source=cli_kv03_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/cli_kv03_lib.sh"
@@ -552,14 +542,4 @@ group_kv2_roundtrip() {
   same_file "$TMP/r5.kv" "$TMP/r.kv" "merge of single-code parts = the multi-code file"
 }
 
-case $GROUP in
-  kv2_write | kv2_errors | kv2_dump | kv2_stat | kv2_verify | kv2_merge | kv2_roundtrip)
-    "group_$GROUP"
-    ;;
-  *)
-    echo "unknown group '$GROUP'" >&2
-    exit 2
-    ;;
-esac
-echo "$GROUP: $checks runs, $failures failures"
-[[ $checks -gt 0 && $failures -eq 0 ]]
+run_groups kv2_write kv2_errors kv2_dump kv2_stat kv2_verify kv2_merge kv2_roundtrip

@@ -6,16 +6,11 @@
 # (byte-level examples, absolute positions = offset + spec position); none is
 # taken from rsv's own output. Bit strings use the spec notation ("0^64 1"),
 # expanded by this script, not by rsv.
-set -u
-set -f # the spec notation must never glob
-
-RSV=$1
-GROUP=$2
+# Arguments RSV GROUP, TMP, counters, runner, expectations, group dispatch
+# (and set -u, set -f: the spec notation must never glob): cli_common.sh.
+# shellcheck source=cli_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh"
 VERSION=${3:-}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-checks=0
-failures=0
 
 MAX=18446744073709551615 # 2^64-1
 MAX1=18446744073709551614 # 2^64-2
@@ -43,11 +38,6 @@ declare -A MSG=(
   [RSV_ERR_VALUE_TOO_WIDE]="value exceeds bit field"
 )
 
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
 # expand "0^64 1 0^64" -> the plain 0/1 string
 expand() {
   local out="" tok bit n
@@ -61,25 +51,6 @@ expand() {
     fi
   done
   printf '%s' "$out"
-}
-
-# run ARGS... : runs rsv, leaving $TMP/out, $TMP/err and $rc
-run() {
-  "$RSV" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-  rc=$?
-  checks=$((checks + 1))
-}
-
-# expect_out TEXT DESC : stdout must be exactly TEXT (TEXT includes newlines)
-expect_out() {
-  printf '%s' "$1" >"$TMP/exp"
-  if ! cmp -s "$TMP/exp" "$TMP/out"; then
-    fail "$2: stdout '$(head -c 300 "$TMP/out")' expected '$(head -c 300 "$TMP/exp")'"
-  fi
-}
-
-expect_rc() {
-  [[ $rc -eq $1 ]] || fail "$2: exit $rc, expected $1 (stderr: $(head -c 300 "$TMP/err"))"
 }
 
 # expect_err NAME DESC [REGEX-BEFORE-NAME]: one stderr line "rsv: ...: NAME: message"
@@ -474,14 +445,4 @@ group_roundtrip() {
   done
 }
 
-case $GROUP in
-  help | usage | encode_vectors | encode_errors | decode_vectors | decode_errors | decode_input | roundtrip)
-    "group_$GROUP"
-    ;;
-  *)
-    echo "unknown group '$GROUP'" >&2
-    exit 2
-    ;;
-esac
-echo "$GROUP: $checks runs, $failures failures"
-[[ $failures -eq 0 ]]
+run_groups help usage encode_vectors encode_errors decode_vectors decode_errors decode_input roundtrip
