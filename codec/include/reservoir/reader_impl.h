@@ -46,6 +46,22 @@ static inline unsigned rsv__clz64_portable(uint64_t x)
 #define RSV_CLZ64(x) rsv__clz64_portable(x)
 #endif
 
+/* `unsigned z = leading zeros of c`, or `return 0` (not decoded) for c = 0,
+ * for the code fast paths below. With LZCNT (-mlzcnt, CMake
+ * RSV_X86_LZCNT_BMI2) z is the bare instruction, defined as 64 for 0, and
+ * the fast paths' length tests reject that (an EG code of 2*64+1 bits, a
+ * Golomb quotient 64 >= qfast), so the zero test goes off every code.
+ * Without LZCNT, __builtin_clzll (BSR) is undefined for 0, so c is tested
+ * first: that predicted branch cost less than `c | 1` on the chain (+1.6 Ir
+ * per EG0 code, no faster; docs/performance.md, "Round 2"). */
+#if defined(__LZCNT__) && (defined(__GNUC__) || defined(__clang__)) && !defined(RSV_PORTABLE_BITS)
+#define RSV__CLZ64_OR_FAIL(z, c) unsigned z = (unsigned)__builtin_ia32_lzcnt_u64(c)
+#else
+#define RSV__CLZ64_OR_FAIL(z, c)          \
+    if (RSV_UNLIKELY((c) == 0)) return 0; \
+    unsigned z = RSV_CLZ64(c)
+#endif
+
 /* ---- out-of-line paths (reader.c) -------------------------------------- */
 
 /* The out-of-line paths take the reader by value and return the new state,
@@ -178,8 +194,7 @@ static inline void rsv__consume_lt64(rsv_reader *r, unsigned k)
 static inline int rsv__eg_try(rsv_reader *r, unsigned k, uint64_t *out)
 {
     uint64_t c = r->cache;
-    if (RSV_UNLIKELY(c == 0)) return 0;
-    unsigned z = RSV_CLZ64(c);
+    RSV__CLZ64_OR_FAIL(z, c);
     unsigned total = 2 * z + 1 + k; /* k < 64 is checked first below: no wrap */
     if (RSV_UNLIKELY(k >= 64 || total > r->n || total >= 64)) return 0;
     /* Shift the zeros out first: the marker bit is then on top, the value is
@@ -230,8 +245,7 @@ static inline int rsv__eg_long_far(rsv_reader *r, unsigned k, uint64_t *out)
 static inline int rsv__eg0_try(rsv_reader *r, uint64_t *out)
 {
     uint64_t c = r->cache;
-    if (RSV_UNLIKELY(c == 0)) return 0;
-    unsigned z = RSV_CLZ64(c);
+    RSV__CLZ64_OR_FAIL(z, c);
     unsigned total = 2 * z + 1; /* odd, so <= 63 whenever <= n */
     if (RSV_UNLIKELY(total > r->n)) return 0;
     uint64_t c1 = c << z; /* as in rsv__eg_try, z <= 31 */
@@ -251,9 +265,8 @@ static inline int rsv__eg0_try(rsv_reader *r, uint64_t *out)
 static inline int rsv__golomb_try(rsv_reader *r, const rsv_golomb *g, uint64_t *out)
 {
     uint64_t c = r->cache;
-    if (RSV_UNLIKELY(c == 0)) return 0;
-    unsigned q = RSV_CLZ64(c);
-    unsigned total = q + 1 + g->w;
+    RSV__CLZ64_OR_FAIL(q, c);
+    unsigned total = q + 1 + g->w; /* <= 129: no wrap */
     if (RSV_UNLIKELY(q >= g->qfast || total > r->n)) return 0;
     uint64_t c1 = c << q;                            /* q <= 63 */
     unsigned longc = c1 >= g->longcut;
