@@ -13,6 +13,7 @@
 #include "buffer.h"
 #include "key_words.h"
 #include "kv03_frame_parse.h"
+#include "record_batch.h"
 
 rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f)
 {
@@ -57,6 +58,45 @@ static rsv_status key_room(uint8_t **buf, size_t *cap, uint64_t need)
     return rsv__grow_bytes(buf, cap, need + RSV_KW_SLACK);
 }
 
+/* §3.3 steps 1–7 of record c->fw.i (frame parse, prefix and order checks
+ * against the previous key); the key is not stored yet and the terminal
+ * check is the caller's. On failure the cursor is poisoned (the single and
+ * the batch calls share this, so their failures are the same). */
+static RSV__ALWAYS_INLINE rsv_status check_record(rsv_kv03_cursor *c, rsv_kv03_frame *fr, uint64_t pend)
+{
+    uint64_t i = c->fw.i;
+    uint64_t old_len = c->key_len, old_code = c->fw.code;
+    if (RSV_UNLIKELY(!rsv__kv03_parse_fast(&c->fw, fr))) {
+        rsv_status st = rsv__kv03_parse_generic(&c->fw, fr);
+        if (st) return poison(c, st, i);
+    }
+    const uint8_t *src = fr->literal.data;
+    uint64_t sb = fr->literal.off, S = fr->literal.len;
+    if (RSV_LIKELY(i > 0 && fr->code == old_code)) { /* the record continues its code */
+        /* Step 6: R <= cont_{i-1} = |C| + 8 key_len (|C| unchanged). Then
+         * fr->local <= 8 * key_len: the keys share their first fr->local bits,
+         * so step 7 compares the literal with the old key from there on. The
+         * buffer holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
+        if (fr->retained > c->fw.code_bits + 8 * old_len) return poison(c, RSV_ERR_MISSING_PREFIX, i);
+        if (!rsv__kw_key_greater(c->key, old_len, fr->local, S, src, sb, pend)) return poison(c, RSV_ERR_UNSORTED, i);
+    } else { /* record 0 or a code change: the key starts fresh (local = 0) */
+        if (fr->retained > c->fw.code_bits) return poison(c, RSV_ERR_MISSING_PREFIX, i); /* step 6: R <= |C| */
+        if (i > 0 && fr->code < old_code) return poison(c, RSV_ERR_UNSORTED, i); /* step 7: indices decide */
+    }
+    return RSV_OK;
+}
+
+/* Store the checked record's key in the cursor's buffer. */
+static RSV__ALWAYS_INLINE rsv_status store_key(rsv_kv03_cursor *c, const rsv_kv03_frame *fr, uint64_t pend)
+{
+    uint64_t nbytes = fr->key_bits / 8;
+    rsv_status st = key_room(&c->key, &c->key_cap, nbytes);
+    if (st) return poison(c, st, fr->index);
+    rsv__kw_key_store(c->key, fr->local, fr->literal.len, fr->literal.data, fr->literal.off, pend);
+    c->key_len = (size_t)nbytes;
+    return RSV_OK;
+}
+
 static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int materialize)
 {
     if (!c || !out || !more) return RSV_ERR_INVALID_ARGUMENT;
@@ -65,31 +105,12 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     const rsv_kv03_file *f = c->fw.f;
     if (c->fw.i >= f->N) return RSV_OK;
     uint64_t i = c->fw.i;
-    uint64_t old_len = c->key_len, old_code = c->fw.code;
-    rsv_kv03_frame fr;
-    if (RSV_UNLIKELY(!rsv__kv03_parse_fast(&c->fw, &fr))) {
-        rsv_status st = rsv__kv03_parse_generic(&c->fw, &fr);
-        if (st) return poison(c, st, i);
-    }
     uint64_t pend = rsv__kw_end_byte(f->data);
-    const uint8_t *src = fr.literal.data;
-    uint64_t sb = fr.literal.off, S = fr.literal.len;
-    if (RSV_LIKELY(i > 0 && fr.code == old_code)) { /* the record continues its code */
-        /* Step 6: R <= cont_{i-1} = |C| + 8 key_len (|C| unchanged). Then
-         * fr.local <= 8 * key_len: the keys share their first fr.local bits,
-         * so step 7 compares the literal with the old key from there on. The
-         * buffer holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
-        if (fr.retained > c->fw.code_bits + 8 * old_len) return poison(c, RSV_ERR_MISSING_PREFIX, i);
-        if (!rsv__kw_key_greater(c->key, old_len, fr.local, S, src, sb, pend)) return poison(c, RSV_ERR_UNSORTED, i);
-    } else { /* record 0 or a code change: the key starts fresh (local = 0) */
-        if (fr.retained > c->fw.code_bits) return poison(c, RSV_ERR_MISSING_PREFIX, i); /* step 6: R <= |C| */
-        if (i > 0 && fr.code < old_code) return poison(c, RSV_ERR_UNSORTED, i); /* step 7: indices decide */
-    }
-    uint64_t nbytes = fr.key_bits / 8;
-    rsv_status st = key_room(&c->key, &c->key_cap, nbytes);
-    if (st) return poison(c, st, i);
-    rsv__kw_key_store(c->key, fr.local, S, src, sb, pend);
-    c->key_len = (size_t)nbytes;
+    rsv_kv03_frame fr;
+    rsv_status st = check_record(c, &fr, pend);
+    if (st) return st;
+    st = store_key(c, &fr, pend);
+    if (st) return st;
     if (RSV_UNLIKELY(c->fw.i == f->N)) {
         st = rsv__kv03_terminal(&c->fw);
         if (st) return poison(c, st, i);
@@ -119,4 +140,59 @@ rsv_status rsv_kv03_cursor_next(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *mo
 rsv_status rsv_kv03_cursor_record(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more)
 {
     return step(c, out, more, 1);
+}
+
+/* ---- batch (reservoir/record_batch.h) ------------------------------------ */
+
+/* The walker state a frame parse advances: restored when a checked record
+ * does not fit the caller's arenas, so the next call starts with it. */
+typedef struct walk_state {
+    rsv_reader r;
+    uint64_t i, cont_prev, next_block, code, code_bits;
+} walk_state;
+
+rsv_status rsv_kv03_cursor_batch(rsv_kv03_cursor *c, rsv_record_batch *b, size_t n, size_t *done)
+{
+    if (done) *done = 0;
+    if (!c) return RSV_ERR_INVALID_ARGUMENT;
+    rsv_status st = rsv__batch_args(b, n);
+    if (st) return st;
+    rsv__batch_begin(b);
+    if (c->diag.status) {
+        b->stop = RSV_BATCH_STOP_ERROR;
+        return RSV_ERR_POISONED;
+    }
+    const rsv_kv03_file *f = c->fw.f;
+    uint64_t pend = rsv__kw_end_byte(f->data);
+    size_t k = 0;
+    for (; k < n; k++) {
+        if (RSV_UNLIKELY(c->fw.i >= f->N)) {
+            b->stop = RSV_BATCH_STOP_END;
+            break;
+        }
+        walk_state ws = {c->fw.r, c->fw.i, c->fw.cont_prev, c->fw.next_block, c->fw.code, c->fw.code_bits};
+        rsv_kv03_frame fr;
+        st = check_record(c, &fr, pend);
+        if (RSV_LIKELY(!st) && RSV_UNLIKELY(c->fw.i == f->N)) {
+            st = rsv__kv03_terminal(&c->fw);
+            if (st) poison(c, st, fr.index);
+        }
+        if (RSV_UNLIKELY(st)) {
+            b->stop = RSV_BATCH_STOP_ERROR;
+            break;
+        }
+        if (RSV_UNLIKELY(!rsv__batch_fits(b, fr.key_bits / 8, &fr.value))) {
+            c->fw.r = ws.r, c->fw.i = ws.i, c->fw.cont_prev = ws.cont_prev;
+            c->fw.next_block = ws.next_block, c->fw.code = ws.code, c->fw.code_bits = ws.code_bits;
+            break;
+        }
+        st = store_key(c, &fr, pend);
+        if (RSV_UNLIKELY(st)) {
+            b->stop = RSV_BATCH_STOP_ERROR;
+            break;
+        }
+        rsv__batch_put(b, k, c->key, c->key_len, &fr.value, fr.code, pend);
+    }
+    if (done) *done = k;
+    return st;
 }

@@ -1,0 +1,92 @@
+/* Private: the parts of the record batch (reservoir/record_batch.h) shared by
+ * the KV03 cursor and the stream reader: argument checks, the arena fit test
+ * made before a record is stored, and the store into the caller's arrays. */
+#ifndef RSV_RECORD_BATCH_PRIV_H
+#define RSV_RECORD_BATCH_PRIV_H
+
+#include <string.h>
+
+#include "reservoir/record_batch.h"
+
+#include "key_words.h"
+
+static inline rsv_status rsv__batch_args(const rsv_record_batch *b, size_t n)
+{
+    if (!b) return RSV_ERR_INVALID_ARGUMENT;
+    if (n == 0) return RSV_OK;
+    if (!b->key_off || !b->key_len || !b->kind || !b->val_len) return RSV_ERR_INVALID_ARGUMENT;
+    if ((!b->key_arena && b->key_cap) || (!b->val_arena && b->val_cap)) return RSV_ERR_INVALID_ARGUMENT;
+    return RSV_OK;
+}
+
+/* Start of a call: results cleared (the arenas are filled from 0). */
+static inline void rsv__batch_begin(rsv_record_batch *b)
+{
+    b->key_used = b->val_used = 0;
+    b->stop = RSV_BATCH_STOP_COUNT;
+    b->need = 0;
+}
+
+/* Does a record with a key of key_bytes bytes and value v fit in what is
+ * left of the arenas? If not, b->stop and b->need say which and how much.
+ * A value needs the value arena only when it is materialized, present,
+ * nonempty and not byte-aligned (else it is borrowed or has no bytes). */
+static inline int rsv__batch_fits(rsv_record_batch *b, uint64_t key_bytes, const rsv_value_span *v)
+{
+    if (RSV_UNLIKELY(key_bytes > b->key_cap - b->key_used)) {
+        b->stop = RSV_BATCH_STOP_KEY_ARENA;
+        b->need = (size_t)key_bytes;
+        return 0;
+    }
+    if (b->val && v->kind == RSV_VALUE_PRESENT && (v->bytes.off & 7) && v->len > b->val_cap - b->val_used) {
+        b->stop = RSV_BATCH_STOP_VALUE_ARENA;
+        b->need = (size_t)v->len;
+        return 0;
+    }
+    return 1;
+}
+
+/* Copy nbytes value bytes from stream bit sb to dst, writing dst[0, nbytes)
+ * only (rsv__kw_copy_bytes writes 7 bytes of slack: the caller's arena may
+ * end at the value's last byte). Loads as rsv__kw_copy_bytes (bounded by the
+ * value's first byte and the stream's end byte pend). */
+static inline void rsv__batch_copy_exact(uint8_t *dst, const uint8_t *data, uint64_t sb, uint64_t nbytes,
+                                         uint64_t pend)
+{
+    uint64_t head = nbytes > 7 ? nbytes - 7 : 0; /* writes dst[0, head + 7) = dst[0, nbytes) */
+    rsv__kw_copy_bytes(dst, data, sb, head, pend);
+    uint8_t tail[16];
+    rsv__kw_copy_bytes(tail, data, sb + 8 * head, nbytes - head, pend);
+    memcpy(dst + head, tail, (size_t)(nbytes - head));
+}
+
+/* Store record k (it fits): the key_len bytes at key, the value v (bytes
+ * borrowed when byte-aligned, else copied into the value arena) and code. */
+static inline void rsv__batch_put(rsv_record_batch *b, size_t k, const uint8_t *key, size_t key_len,
+                                  const rsv_value_span *v, uint64_t code, uint64_t pend)
+{
+    b->key_off[k] = b->key_used;
+    b->key_len[k] = key_len;
+    if (key_len) memcpy(b->key_arena + b->key_used, key, key_len);
+    b->key_used += key_len;
+    int present = v->kind == RSV_VALUE_PRESENT;
+    b->kind[k] = (uint8_t)(!present ? RSV_BATCH_TOMBSTONE : v->len ? RSV_BATCH_PRESENT : RSV_BATCH_EMPTY);
+    b->val_len[k] = (size_t)v->len;
+    if (b->val) {
+        const uint8_t *d = NULL;
+        if (present && v->len) {
+            if ((v->bytes.off & 7) == 0) {
+                d = v->bytes.data + (v->bytes.off >> 3);
+            } else {
+                uint8_t *dst = b->val_arena + b->val_used;
+                rsv__batch_copy_exact(dst, v->bytes.data, v->bytes.off, v->len, pend);
+                b->val_used += (size_t)v->len;
+                d = dst;
+            }
+        }
+        b->val[k] = d;
+    }
+    if (b->code) b->code[k] = code;
+}
+
+#endif
