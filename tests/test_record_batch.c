@@ -243,7 +243,7 @@ Test(record_batch, arguments)
     cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
     size_t off[4], kl[4], vl[4];
     uint8_t kind[4], arena[16];
-    rsv_record_batch b = {off, kl, kind, vl, NULL, NULL, arena, sizeof arena, NULL, 0, 0, 0, 0, 0};
+    rsv_record_batch b = {off, kl, kind, vl, NULL, NULL, NULL, arena, sizeof arena, NULL, 0, 0, 0, 0, 0};
     cr_assert_eq(rsv_kv03_cursor_batch(NULL, &b, 4, &done), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(done, 0);
     cr_assert_eq(rsv_kv03_cursor_batch(&c, NULL, 4, &done), RSV_ERR_INVALID_ARGUMENT);
@@ -285,7 +285,7 @@ Test(record_batch, key_arena_stop_and_resume)
     uint64_t code[4];
     uint8_t varena[4];
     /* 5 key bytes: "a" + "ab" fit (3), "abc" (3 more) does not */
-    rsv_record_batch b = {off, kl, kind, vl, val, code, arena, 5, varena, sizeof varena, 0, 0, 0, 0};
+    rsv_record_batch b = {off, kl, kind, vl, val, code, NULL, arena, 5, varena, sizeof varena, 0, 0, 0, 0};
     cr_assert_eq(rsv_kv03_cursor_batch(&c, &b, 4, &done), RSV_OK);
     cr_assert_eq(done, 2);
     cr_assert_eq(b.stop, RSV_BATCH_STOP_KEY_ARENA);
@@ -333,7 +333,7 @@ Test(record_batch, value_borrowed_or_copied)
         size_t off[1], kl[1], vl[1], done;
         uint8_t kind[1], karena[1], varena[3];
         const uint8_t *val[1];
-        rsv_record_batch b = {off, kl, kind, vl, val, NULL, karena, 1, varena, 2, 0, 0, 0, 0};
+        rsv_record_batch b = {off, kl, kind, vl, val, NULL, NULL, karena, 1, varena, 2, 0, 0, 0, 0};
         cr_assert_eq(rsv_stream_reader_batch(&r, &b, 1, &done), RSV_OK);
         if (shift == 0) { /* aligned: borrowed, the 2-byte arena is not needed */
             cr_assert_eq(done, 1);

@@ -191,7 +191,7 @@ rsv_status rsv_kv03_cursor_batch(rsv_kv03_cursor *c, rsv_record_batch *b, size_t
             b->stop = RSV_BATCH_STOP_ERROR;
             break;
         }
-        rsv__batch_put(b, k, c->key, c->key_len, &fr.value, fr.code, pend);
+        rsv__batch_put(b, k, c->key, c->key_len, &fr.value, fr.code, fr.end, pend);
     }
     if (done) *done = k;
     return st;

@@ -61,9 +61,9 @@ static inline void rsv__batch_copy_exact(uint8_t *dst, const uint8_t *data, uint
 }
 
 /* Store record k (it fits): the key_len bytes at key, the value v (bytes
- * borrowed when byte-aligned, else copied into the value arena) and code. */
+ * borrowed when byte-aligned, else copied into the value arena), code and end. */
 static inline void rsv__batch_put(rsv_record_batch *b, size_t k, const uint8_t *key, size_t key_len,
-                                  const rsv_value_span *v, uint64_t code, uint64_t pend)
+                                  const rsv_value_span *v, uint64_t code, uint64_t end, uint64_t pend)
 {
     b->key_off[k] = b->key_used;
     b->key_len[k] = key_len;
@@ -87,6 +87,7 @@ static inline void rsv__batch_put(rsv_record_batch *b, size_t k, const uint8_t *
         b->val[k] = d;
     }
     if (b->code) b->code[k] = code;
+    if (b->end) b->end[k] = end;
 }
 
 #endif

@@ -327,7 +327,7 @@ rsv_status rsv_stream_reader_batch(rsv_stream_reader *sr, rsv_record_batch *b, s
         }
         st = store_key(sr, &p, pend);
         if (RSV_UNLIKELY(st)) break;
-        rsv__batch_put(b, k, sr->key, sr->key_len, &p.v, sr->cur, pend);
+        rsv__batch_put(b, k, sr->key, sr->key_len, &p.v, sr->cur, rsv_reader_position(&sr->r), pend);
         sr->i++;
     }
     if (st) {

@@ -464,7 +464,7 @@ static size_t batch_all(rsv_kv03_cursor *c, rsv_stream_reader *sr, size_t n)
     size_t off[5], kl[5], vl[5], done, total = 0;
     uint8_t kind[5], karena[64], varena[64];
     const uint8_t *val[5];
-    rsv_record_batch b = {off, kl, kind, vl, val, NULL, karena, sizeof karena, varena, sizeof varena, 0, 0, 0, 0};
+    rsv_record_batch b = {off, kl, kind, vl, val, NULL, NULL, karena, sizeof karena, varena, sizeof varena, 0, 0, 0, 0};
     for (;;) {
         rsv_status st = c ? rsv_kv03_cursor_batch(c, &b, n, &done) : rsv_stream_reader_batch(sr, &b, n, &done);
         cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
@@ -497,7 +497,7 @@ Test(fault_alloc, record_batch_allocates_nothing_when_warm)
     rsv_stream_reader sr;
     size_t off[1], kl[1], vl[1], done = 9;
     uint8_t kind[1], karena[8];
-    rsv_record_batch one = {off, kl, kind, vl, NULL, NULL, karena, sizeof karena, NULL, 0, 0, 0, 0, 0};
+    rsv_record_batch one = {off, kl, kind, vl, NULL, NULL, NULL, karena, sizeof karena, NULL, 0, 0, 0, 0, 0};
     /* cold: the previous-key buffer cannot be had */
     cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
     cr_assert_eq(rsv_stream_reader_init(&sr, sv, NULL, 0), RSV_OK);

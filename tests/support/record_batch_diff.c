@@ -14,6 +14,7 @@
 typedef struct expect {
     const rsv_oracle_record *rec;
     const uint64_t *code;
+    uint64_t *end; /* the single walk's `end` per record (filled by single_walk) */
     size_t count;
     rsv_status status;
     uint64_t record, bit;
@@ -25,6 +26,7 @@ typedef struct one {
     size_t key_len;
     rsv_value value;
     uint64_t code;
+    uint64_t end;
 } one;
 
 /* A walker seen through the two call forms. */
@@ -43,7 +45,7 @@ static rsv_status cur_single(void *o, int values, one *out, int *more)
 {
     rsv_kv03_entry e;
     rsv_status st = values ? rsv_kv03_cursor_record(o, &e, more) : rsv_kv03_cursor_next(o, &e, more);
-    out->key = e.key, out->key_len = e.key_len, out->value = e.value, out->code = e.code;
+    out->key = e.key, out->key_len = e.key_len, out->value = e.value, out->code = e.code, out->end = e.end;
     return st;
 }
 static rsv_kv03_diag cur_diag(const void *o) { return rsv_kv03_cursor_diag(o); }
@@ -56,7 +58,7 @@ static rsv_status str_single(void *o, int values, one *out, int *more)
     (void)values; /* the stream reader always hands out the bytes */
     rsv_stream_record r;
     rsv_status st = rsv_stream_reader_next(o, &r, more);
-    out->key = r.key, out->key_len = r.key_len, out->value = r.value, out->code = r.code;
+    out->key = r.key, out->key_len = r.key_len, out->value = r.value, out->code = r.code, out->end = r.end;
     return st;
 }
 static rsv_kv03_diag str_diag(const void *o) { return rsv_stream_reader_diag(o); }
@@ -90,18 +92,19 @@ static int arrays_alloc(arrays *a, const rsv_rbd_shape *s)
     a->b.val_len = malloc(s->n * sizeof(size_t));
     a->b.val = s->values ? malloc(s->n * sizeof(const uint8_t *)) : NULL;
     a->b.code = s->codes ? malloc(s->n * sizeof(uint64_t)) : NULL;
+    a->b.end = s->codes ? malloc(s->n * sizeof(uint64_t)) : NULL;
     a->b.key_cap = s->key_cap;
     a->b.val_cap = s->val_cap;
     a->b.key_arena = s->key_cap ? malloc(s->key_cap) : NULL;
     a->b.val_arena = s->val_cap ? malloc(s->val_cap) : NULL;
     return a->b.key_off && a->b.key_len && a->b.kind && a->b.val_len && (!s->values || a->b.val) &&
-           (!s->codes || a->b.code) && (!s->key_cap || a->b.key_arena) && (!s->val_cap || a->b.val_arena);
+           (!s->codes || (a->b.code && a->b.end)) && (!s->key_cap || a->b.key_arena) && (!s->val_cap || a->b.val_arena);
 }
 
 static void arrays_free(arrays *a)
 {
     free(a->b.key_off), free(a->b.key_len), free(a->b.kind), free(a->b.val_len);
-    free((void *)a->b.val), free(a->b.code), free(a->b.key_arena), free(a->b.val_arena);
+    free((void *)a->b.val), free(a->b.code), free(a->b.end), free(a->b.key_arena), free(a->b.val_arena);
 }
 
 static void arrays_fill(arrays *a)
@@ -112,6 +115,7 @@ static void arrays_fill(arrays *a)
         b->kind[k] = SENT;
         if (b->val) b->val[k] = SENT_PTR;
         if (b->code) b->code[k] = SENT_U64;
+        if (b->end) b->end[k] = SENT_U64;
     }
     if (b->key_cap) memset(b->key_arena, SENT, b->key_cap);
     if (b->val_cap) memset(b->val_arena, SENT, b->val_cap);
@@ -123,7 +127,7 @@ static int untouched(const arrays *a, size_t done, char *msg)
     const rsv_record_batch *b = &a->b;
     for (size_t k = done; k < a->n; k++)
         if (b->key_off[k] != SENT_SIZE || b->key_len[k] != SENT_SIZE || b->val_len[k] != SENT_SIZE ||
-            b->kind[k] != SENT || (b->val && b->val[k] != SENT_PTR) || (b->code && b->code[k] != SENT_U64))
+            b->kind[k] != SENT || (b->val && b->val[k] != SENT_PTR) || (b->code && b->code[k] != SENT_U64) || (b->end && b->end[k] != SENT_U64))
             return failf(msg, "slot %zu (done %zu) was written", k, done);
     if (b->key_used > b->key_cap || b->val_used > b->val_cap) return failf(msg, "arena use past capacity");
     for (size_t i = b->key_used; i < b->key_cap; i++)
@@ -181,11 +185,14 @@ static int check_slot(const arrays *a, size_t k, const expect *e, size_t i, cons
     }
     if (b->code && b->code[k] != e->code[i]) return failf(msg, "record %zu: code %llu, expected %llu", i,
                                                          (unsigned long long)b->code[k], (unsigned long long)e->code[i]);
+    if (b->end && b->end[k] != e->end[i])
+        return failf(msg, "record %zu: end %llu, the single call's %llu", i, (unsigned long long)b->end[k],
+                     (unsigned long long)e->end[i]);
     return 1;
 }
 
 /* The single-record walk against the oracle; *d = its diag at the end. */
-static int single_walk(walker *w, const expect *e, int values, rsv_kv03_diag *d, char *msg)
+static int single_walk(walker *w, expect *e, int values, rsv_kv03_diag *d, char *msg)
 {
     size_t i = 0;
     for (;; i++) {
@@ -203,6 +210,7 @@ static int single_walk(walker *w, const expect *e, int values, rsv_kv03_diag *d,
         if (!more) break;
         if (i >= e->count || !one_matches(&r, &e->rec[i], e->code[i], values))
             return failf(msg, "single: record %zu differs from the oracle's", i);
+        e->end[i] = r.end;
     }
     *d = w->diag(w->obj);
     if (e->status != RSV_OK || i != e->count)
@@ -339,11 +347,17 @@ int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *s, siz
     rsv_oracle_kv03_v2_result o;
     rsv_oracle_kv03_decode_v2(file, size, NULL, RSV_ORACLE_KV03_WALK, &o);
     int ok = 0;
+    expect e = {o.base.records.items, o.code_index, NULL, o.base.records.count, o.base.status, o.base.record,
+                o.base.bitpos};
     if (o.base.phase == RSV_ORACLE_PHASE_OPEN) {
         failf(msg, "the codec opens, the oracle does not (%s)", rsv_status_name(o.base.status));
         goto out;
     }
-    expect e = {o.base.records.items, o.code_index, o.base.records.count, o.base.status, o.base.record, o.base.bitpos};
+    e.end = calloc(e.count + 1, sizeof *e.end);
+    if (!e.end) {
+        failf(msg, "out of memory");
+        goto out;
+    }
     if (e.status == RSV_ERR_TERMINAL_MISMATCH) e.record--; /* the codec's convention (kv03_diff.h) */
     if (o.base.phase == RSV_ORACLE_PHASE_DICTIONARY) e.record = e.bit = 0; /* init failure: record 0, bit 0 */
     rsv_kv03_cursor c1, c2;
@@ -364,6 +378,7 @@ int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *s, siz
     rsv_kv03_cursor_free(&c1);
     rsv_kv03_cursor_free(&c2);
 out:
+    free(e.end);
     rsv_oracle_kv03_v2_result_free(&o);
     return ok;
 }
@@ -391,13 +406,16 @@ int rsv_rbd_stream(const uint8_t *bytes, uint64_t bits, const rsv_oracle_code *s
     rsv_view v = rsv_view_make(bytes, 0, bits);
     rsv_oracle_stream_v2_result o;
     rsv_oracle_stream_decode_v2(v, set, nset, &o);
-    expect e = {o.base.records.items, o.code_index, o.base.records.count, o.base.status, o.base.record, o.base.bitpos};
+    expect e = {o.base.records.items, o.code_index, calloc(o.base.records.count + 1, sizeof(uint64_t)),
+                o.base.records.count, o.base.status, o.base.record, o.base.bitpos};
     rsv_stream_reader r1, r2;
     rsv_status init1 = rsv_stream_reader_init_set(&r1, v, &cs), init2 = rsv_stream_reader_init_set(&r2, v, &cs);
     walker w1 = {&r1, str_batch, str_single, str_diag}, w2 = {&r2, str_batch, str_single, str_diag};
     rsv_kv03_diag d1 = {RSV_OK, 0, 0};
     int ok = 0;
-    if (init1 != init2) {
+    if (!e.end) {
+        failf(msg, "out of memory");
+    } else if (init1 != init2) {
         failf(msg, "two inits differ");
     } else if (init1) {
         d1 = rsv_stream_reader_diag(&r1);
@@ -409,6 +427,7 @@ int rsv_rbd_stream(const uint8_t *bytes, uint64_t bits, const rsv_oracle_code *s
     rsv_stream_reader_free(&r1);
     rsv_stream_reader_free(&r2);
     rsv_oracle_stream_v2_result_free(&o);
+    free(e.end);
     free(cb), free(ends);
     return ok;
 }

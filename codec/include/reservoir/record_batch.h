@@ -85,7 +85,9 @@ typedef enum rsv_batch_stop {
 
 /* Caller-owned arrays (n entries each) and arenas; the library writes the
  * arrays' first *done entries, the arenas' first key_used / val_used bytes
- * and the three result fields, nothing else. */
+ * and the result fields, nothing else. Keys are stored back to back in
+ * record order from arena offset 0 (key_off[0] = 0, key_off[k] =
+ * key_off[k-1] + key_len[k-1]); copied values likewise in the value arena. */
 typedef struct rsv_record_batch {
     size_t *key_off;        /* key k = key_arena[key_off[k], key_off[k] + key_len[k]) */
     size_t *key_len;
@@ -95,6 +97,8 @@ typedef struct rsv_record_batch {
                                else val[k] = the bytes (NULL unless PRESENT) */
     uint64_t *code;         /* NULL: not stored; else the record's code index
                                (dictionary index j, or the stream set's index) */
+    uint64_t *end;          /* NULL: not stored; else the data-stream / stream bit
+                               after the record (the single calls' `end`) */
     uint8_t *key_arena;     /* key_cap bytes */
     size_t key_cap;
     uint8_t *val_arena;     /* val_cap bytes: values that are not byte-aligned */
