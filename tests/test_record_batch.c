@@ -114,7 +114,7 @@ static void sweep_file(const uint8_t *file, size_t len, const input *in, tally *
             for (size_t vc = 0; vc < 5; vc++)
                 for (int flags = 0; flags < 4; flags++) {
                     if (!(flags & 1) && vc) continue; /* no values: the value arena is unused */
-                    rsv_rbd_shape s = {NS[a], kcaps[kc], vcaps[vc], flags & 1, flags >> 1};
+                    rsv_rbd_shape s = {NS[a], kcaps[kc], vcaps[vc], flags & 1, flags >> 1, NULL, NULL};
                     cr_assert(rsv_rbd_cursor(file, len, &s, &t->records, msg),
                               "%s cursor n %zu key_cap %zu val_cap %zu values %d codes %d: %s", what, s.n, s.key_cap,
                               s.val_cap, s.values, s.codes, msg);
@@ -132,8 +132,8 @@ static void sweep_stream(const uint8_t *bytes, uint64_t bits, const input *in, t
             for (size_t vc = 0; vc < 4; vc++)
                 for (int flags = 0; flags < 4; flags++) {
                     if (!(flags & 1) && vc) continue;
-                    rsv_rbd_shape s = {NS[a], kcaps[kc], vcaps[vc], flags & 1, flags >> 1};
-                    cr_assert(rsv_rbd_stream(bytes, bits, CODES, in->ncodes, &s, &t->records, msg),
+                    rsv_rbd_shape s = {NS[a], kcaps[kc], vcaps[vc], flags & 1, flags >> 1, NULL, NULL};
+                    cr_assert(rsv_rbd_stream(rsv_view_make(bytes, 0, bits), CODES, in->ncodes, &s, &t->records, msg),
                               "%s stream n %zu key_cap %zu val_cap %zu values %d codes %d: %s", what, s.n, s.key_cap,
                               s.val_cap, s.values, s.codes, msg);
                     t->runs++;
@@ -190,13 +190,13 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
             for (size_t a = 0; a < sizeof NS / sizeof NS[0]; a++) {
                 size_t caps[] = {0, 5, in.key_bytes, 4096};
                 for (int c = 0; c < 4; c++) {
-                    rsv_rbd_shape s = {NS[a], caps[c], caps[c], (a + (size_t)c) % 2 == 0, a % 3 == 0};
+                    rsv_rbd_shape s = {NS[a], caps[c], caps[c], (a + (size_t)c) % 2 == 0, a % 3 == 0, NULL, NULL};
                     size_t before = t.records;
                     cr_assert(rsv_rbd_cursor(f, in.file_len, &s, &t.records, msg), "flip at byte %zu, n %zu cap %zu: %s",
                               at, s.n, caps[c], msg);
-                    cr_assert(rsv_rbd_stream(st, in.stream_bits, CODES, in.ncodes, &s, &t.records, msg),
+                    cr_assert(rsv_rbd_stream(rsv_view_make(st, 0, in.stream_bits), CODES, in.ncodes, &s, &t.records, msg),
                               "stream flip at bit %llu, n %zu: %s", (unsigned long long)bit, s.n, msg);
-                    cr_assert(rsv_rbd_stream(in.stream, cut, CODES, in.ncodes, &s, &t.records, msg),
+                    cr_assert(rsv_rbd_stream(rsv_view_make(in.stream, 0, cut), CODES, in.ncodes, &s, &t.records, msg),
                               "stream cut at %llu, n %zu: %s", (unsigned long long)cut, s.n, msg);
                     t.runs += 3;
                     failures += t.records == before; /* a walk that stopped at once */

@@ -80,6 +80,7 @@ static const uint64_t SENT_U64 = 0xA5A5A5A5A5A5A5A5ull;
 typedef struct arrays {
     rsv_record_batch b;
     size_t n;
+    int own_key, own_val;
 } arrays;
 
 static int arrays_alloc(arrays *a, const rsv_rbd_shape *s)
@@ -95,8 +96,9 @@ static int arrays_alloc(arrays *a, const rsv_rbd_shape *s)
     a->b.end = s->codes ? malloc(s->n * sizeof(uint64_t)) : NULL;
     a->b.key_cap = s->key_cap;
     a->b.val_cap = s->val_cap;
-    a->b.key_arena = s->key_cap ? malloc(s->key_cap) : NULL;
-    a->b.val_arena = s->val_cap ? malloc(s->val_cap) : NULL;
+    a->own_key = !s->key_arena, a->own_val = !s->val_arena;
+    a->b.key_arena = s->key_arena ? s->key_arena : s->key_cap ? malloc(s->key_cap) : NULL;
+    a->b.val_arena = s->val_arena ? s->val_arena : s->val_cap ? malloc(s->val_cap) : NULL;
     return a->b.key_off && a->b.key_len && a->b.kind && a->b.val_len && (!s->values || a->b.val) &&
            (!s->codes || (a->b.code && a->b.end)) && (!s->key_cap || a->b.key_arena) && (!s->val_cap || a->b.val_arena);
 }
@@ -104,7 +106,9 @@ static int arrays_alloc(arrays *a, const rsv_rbd_shape *s)
 static void arrays_free(arrays *a)
 {
     free(a->b.key_off), free(a->b.key_len), free(a->b.kind), free(a->b.val_len);
-    free((void *)a->b.val), free(a->b.code), free(a->b.end), free(a->b.key_arena), free(a->b.val_arena);
+    free((void *)a->b.val), free(a->b.code), free(a->b.end);
+    if (a->own_key) free(a->b.key_arena);
+    if (a->own_val) free(a->b.val_arena);
 }
 
 static void arrays_fill(arrays *a)
@@ -383,8 +387,8 @@ out:
     return ok;
 }
 
-int rsv_rbd_stream(const uint8_t *bytes, uint64_t bits, const rsv_oracle_code *set, size_t nset,
-                   const rsv_rbd_shape *s, size_t *records, char msg[RSV_RBD_MSG])
+int rsv_rbd_stream(rsv_view v, const rsv_oracle_code *set, size_t nset, const rsv_rbd_shape *s, size_t *records,
+                   char msg[RSV_RBD_MSG])
 {
     msg[0] = 0;
     /* the codec's form of the set: the codes back to back */
@@ -403,7 +407,8 @@ int rsv_rbd_stream(const uint8_t *bytes, uint64_t bits, const rsv_oracle_code *s
         ends[j] = at;
     }
     rsv_code_set cs = {cb, ends, nset};
-    rsv_view v = rsv_view_make(bytes, 0, bits);
+    const uint8_t *bytes = v.data;
+    size_t nbytes = v.len ? (size_t)((v.off + v.len + 7) / 8) : 0;
     rsv_oracle_stream_v2_result o;
     rsv_oracle_stream_decode_v2(v, set, nset, &o);
     expect e = {o.base.records.items, o.code_index, calloc(o.base.records.count + 1, sizeof(uint64_t)),
@@ -420,9 +425,9 @@ int rsv_rbd_stream(const uint8_t *bytes, uint64_t bits, const rsv_oracle_code *s
     } else if (init1) {
         d1 = rsv_stream_reader_diag(&r1);
         if (init1 != e.status) failf(msg, "init %s, oracle %s", rsv_status_name(init1), rsv_status_name(e.status));
-        else ok = batch_walk(&w2, &e, s, d1, 1, bytes, (size_t)((bits + 7) / 8), records, msg);
+        else ok = batch_walk(&w2, &e, s, d1, 1, bytes, nbytes, records, msg);
     } else if (single_walk(&w1, &e, 1, &d1, msg)) {
-        ok = batch_walk(&w2, &e, s, d1, 0, bytes, (size_t)((bits + 7) / 8), records, msg);
+        ok = batch_walk(&w2, &e, s, d1, 0, bytes, nbytes, records, msg);
     }
     rsv_stream_reader_free(&r1);
     rsv_stream_reader_free(&r2);

@@ -48,15 +48,18 @@ typedef struct rsv_rbd_shape {
     size_t n;              /* records per call (>= 1) */
     size_t key_cap, val_cap;
     int values;            /* store value bytes (b.val != NULL) */
-    int codes;             /* store code indices (b.code != NULL) */
+    int codes;             /* store code indices and ends (b.code, b.end != NULL) */
+    /* Optional: the arenas (key_cap / val_cap bytes) placed by the caller,
+     * e.g. flush against a guard page; NULL: malloc'd here. */
+    uint8_t *key_arena, *val_arena;
 } rsv_rbd_shape;
 
 int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *shape, size_t *records,
                    char msg[RSV_RBD_MSG]);
 
-/* stream = bits [0, bits) of bytes; the code set set[0..nset) (oracle form;
+/* The stream `v` (exactly E bits); the code set set[0..nset) (oracle form;
  * the codec reader gets the same codes as an rsv_code_set). */
-int rsv_rbd_stream(const uint8_t *bytes, uint64_t bits, const rsv_oracle_code *set, size_t nset,
-                   const rsv_rbd_shape *shape, size_t *records, char msg[RSV_RBD_MSG]);
+int rsv_rbd_stream(rsv_view v, const rsv_oracle_code *set, size_t nset, const rsv_rbd_shape *shape, size_t *records,
+                   char msg[RSV_RBD_MSG]);
 
 #endif
