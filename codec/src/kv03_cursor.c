@@ -144,13 +144,6 @@ rsv_status rsv_kv03_cursor_record(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *
 
 /* ---- batch (reservoir/record_batch.h) ------------------------------------ */
 
-/* The walker state a frame parse advances: restored when a checked record
- * does not fit the caller's arenas, so the next call starts with it. */
-typedef struct walk_state {
-    rsv_reader r;
-    uint64_t i, cont_prev, next_block, code, code_bits;
-} walk_state;
-
 rsv_status rsv_kv03_cursor_batch(rsv_kv03_cursor *c, rsv_record_batch *b, size_t n, size_t *done)
 {
     if (done) *done = 0;
@@ -170,7 +163,10 @@ rsv_status rsv_kv03_cursor_batch(rsv_kv03_cursor *c, rsv_record_batch *b, size_t
             b->stop = RSV_BATCH_STOP_END;
             break;
         }
-        walk_state ws = {c->fw.r, c->fw.i, c->fw.cont_prev, c->fw.next_block, c->fw.code, c->fw.code_bits};
+        /* What a frame parse advances, for a record that does not fit: the
+         * reader goes back to fr.start by a seek (no loads), the record
+         * index to fr.index; next_block moved only if fr was a block start. */
+        uint64_t cont0 = c->fw.cont_prev, code0 = c->fw.code, bits0 = c->fw.code_bits;
         rsv_kv03_frame fr;
         st = check_record(c, &fr, pend);
         if (RSV_LIKELY(!st) && RSV_UNLIKELY(c->fw.i == f->N)) {
@@ -182,8 +178,9 @@ rsv_status rsv_kv03_cursor_batch(rsv_kv03_cursor *c, rsv_record_batch *b, size_t
             break;
         }
         if (RSV_UNLIKELY(!rsv__batch_fits(b, fr.key_bits / 8, &fr.value))) {
-            c->fw.r = ws.r, c->fw.i = ws.i, c->fw.cont_prev = ws.cont_prev;
-            c->fw.next_block = ws.next_block, c->fw.code = ws.code, c->fw.code_bits = ws.code_bits;
+            rsv_reader_seek(&c->fw.r, fr.start); /* fr.start <= the position: cannot fail */
+            c->fw.i = fr.index, c->fw.cont_prev = cont0, c->fw.code = code0, c->fw.code_bits = bits0;
+            if (fr.block_start) c->fw.next_block = fr.index;
             break;
         }
         st = store_key(c, &fr, pend);

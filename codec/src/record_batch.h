@@ -60,6 +60,31 @@ static inline void rsv__batch_copy_exact(uint8_t *dst, const uint8_t *data, uint
     memcpy(dst + head, tail, (size_t)(nbytes - head));
 }
 
+/* Copy n bytes exactly (dst[0, n) only): short keys with two overlapping
+ * word or half-word moves instead of a memcpy call. */
+static inline void rsv__batch_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, z;
+        memcpy(&a, src, 8);
+        memcpy(&z, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &z, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, z;
+        memcpy(&a, src, 4);
+        memcpy(&z, src + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &z, 4);
+    } else if (n && n < 4) {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    } else if (n) {
+        memcpy(dst, src, n);
+    }
+}
+
 /* Store record k (it fits): the key_len bytes at key, the value v (bytes
  * borrowed when byte-aligned, else copied into the value arena), code and end. */
 static inline void rsv__batch_put(rsv_record_batch *b, size_t k, const uint8_t *key, size_t key_len,
@@ -67,7 +92,7 @@ static inline void rsv__batch_put(rsv_record_batch *b, size_t k, const uint8_t *
 {
     b->key_off[k] = b->key_used;
     b->key_len[k] = key_len;
-    if (key_len) memcpy(b->key_arena + b->key_used, key, key_len);
+    if (key_len) rsv__batch_copy(b->key_arena + b->key_used, key, key_len); /* the arena may be NULL */
     b->key_used += key_len;
     int present = v->kind == RSV_VALUE_PRESENT;
     b->kind[k] = (uint8_t)(!present ? RSV_BATCH_TOMBSTONE : v->len ? RSV_BATCH_PRESENT : RSV_BATCH_EMPTY);

@@ -315,14 +315,14 @@ rsv_status rsv_stream_reader_batch(rsv_stream_reader *sr, rsv_record_batch *b, s
             break;
         }
         /* what a record advances, restored when it does not fit */
-        rsv_reader r0 = sr->r;
-        uint64_t cur0 = sr->cur;
+        uint64_t p0 = rsv_reader_position(&sr->r), cur0 = sr->cur;
         rsv_view bits0 = sr->cur_bits;
         parsed p;
         st = check_record(sr, &p, pend);
         if (RSV_UNLIKELY(st)) break;
         if (RSV_UNLIKELY(!rsv__batch_fits(b, (p.kept + p.S) / 8, &p.v))) {
-            sr->r = r0, sr->cur = cur0, sr->cur_bits = bits0;
+            rsv_reader_seek(&sr->r, p0); /* back to the record's start (no loads) */
+            sr->cur = cur0, sr->cur_bits = bits0;
             break;
         }
         st = store_key(sr, &p, pend);
