@@ -46,20 +46,6 @@ static inline int rsv__batch_fits(rsv_record_batch *b, uint64_t key_bytes, const
     return 1;
 }
 
-/* Copy nbytes value bytes from stream bit sb to dst, writing dst[0, nbytes)
- * only (rsv__kw_copy_bytes writes 7 bytes of slack: the caller's arena may
- * end at the value's last byte). Loads as rsv__kw_copy_bytes (bounded by the
- * value's first byte and the stream's end byte pend). */
-static inline void rsv__batch_copy_exact(uint8_t *dst, const uint8_t *data, uint64_t sb, uint64_t nbytes,
-                                         uint64_t pend)
-{
-    uint64_t head = nbytes > 7 ? nbytes - 7 : 0; /* writes dst[0, head + 7) = dst[0, nbytes) */
-    rsv__kw_copy_bytes(dst, data, sb, head, pend);
-    uint8_t tail[16];
-    rsv__kw_copy_bytes(tail, data, sb + 8 * head, nbytes - head, pend);
-    memcpy(dst + head, tail, (size_t)(nbytes - head));
-}
-
 /* Copy n bytes exactly (dst[0, n) only): short keys with two overlapping
  * word or half-word moves instead of a memcpy call. */
 static inline void rsv__batch_copy(uint8_t *dst, const uint8_t *src, size_t n)
@@ -85,6 +71,21 @@ static inline void rsv__batch_copy(uint8_t *dst, const uint8_t *src, size_t n)
     }
 }
 
+/* Copy nbytes value bytes from stream bit sb to dst, writing dst[0, nbytes)
+ * only (rsv__kw_copy_bytes writes 7 bytes of slack: the caller's arena may
+ * end at the value's last byte): the last up to 16 bytes go through a stack
+ * buffer. Loads as rsv__kw_copy_bytes (bounded by the value's first byte and
+ * the stream's end byte pend). */
+static inline void rsv__batch_copy_exact(uint8_t *dst, const uint8_t *data, uint64_t sb, uint64_t nbytes,
+                                         uint64_t pend)
+{
+    uint64_t head = nbytes > 16 ? nbytes - 16 : 0; /* writes dst[0, head + 7) within dst[0, nbytes) */
+    rsv__kw_copy_bytes(dst, data, sb, head, pend);
+    uint8_t tail[24];
+    rsv__kw_copy_bytes(tail, data, sb + 8 * head, nbytes - head, pend); /* writes tail[0, 23) at most */
+    rsv__batch_copy(dst + head, tail, (size_t)(nbytes - head));
+}
+
 /* Store record k (it fits): the key_len bytes at key, the value v (bytes
  * borrowed when byte-aligned, else copied into the value arena), code and end. */
 static inline void rsv__batch_put(rsv_record_batch *b, size_t k, const uint8_t *key, size_t key_len,
@@ -95,7 +96,7 @@ static inline void rsv__batch_put(rsv_record_batch *b, size_t k, const uint8_t *
     if (key_len) rsv__batch_copy(b->key_arena + b->key_used, key, key_len); /* the arena may be NULL */
     b->key_used += key_len;
     int present = v->kind == RSV_VALUE_PRESENT;
-    b->kind[k] = (uint8_t)(!present ? RSV_BATCH_TOMBSTONE : v->len ? RSV_BATCH_PRESENT : RSV_BATCH_EMPTY);
+    b->kind[k] = (uint8_t)(present + (present & (v->len != 0))); /* TOMBSTONE 0, EMPTY 1, PRESENT 2 */
     b->val_len[k] = (size_t)v->len;
     if (b->val) {
         const uint8_t *d = NULL;
