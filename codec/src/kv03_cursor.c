@@ -144,20 +144,25 @@ rsv_status rsv_kv03_cursor_record(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *
 
 /* ---- batch (reservoir/record_batch.h) ------------------------------------ */
 
-rsv_status rsv_kv03_cursor_batch(rsv_kv03_cursor *c, rsv_record_batch *b, size_t n, size_t *done)
+rsv_status rsv_kv03_cursor_batch(rsv_kv03_cursor *c, rsv_record_batch *out, size_t n, size_t *done)
 {
     if (done) *done = 0;
     if (!c) return RSV_ERR_INVALID_ARGUMENT;
-    rsv_status st = rsv__batch_args(b, n);
+    rsv_status st = rsv__batch_args(out, n);
     if (st) return st;
-    rsv__batch_begin(b);
+    rsv__batch_begin(out);
+    /* A local copy whose address does not escape: the byte stores into the
+     * caller's arrays cannot alias it, so the arena offsets stay in
+     * registers instead of being reloaded after every byte store. */
+    rsv_record_batch lb = *out, *b = &lb;
     if (c->diag.status) {
-        b->stop = RSV_BATCH_STOP_ERROR;
+        out->stop = RSV_BATCH_STOP_ERROR;
         return RSV_ERR_POISONED;
     }
     const rsv_kv03_file *f = c->fw.f;
     uint64_t pend = rsv__kw_end_byte(f->data);
     size_t k = 0;
+    int pending = 0; /* record k-1's key is in c->key, not yet in the arena (checks only read c->key) */
     for (; k < n; k++) {
         if (RSV_UNLIKELY(c->fw.i >= f->N)) {
             b->stop = RSV_BATCH_STOP_END;
@@ -183,13 +188,17 @@ rsv_status rsv_kv03_cursor_batch(rsv_kv03_cursor *c, rsv_record_batch *b, size_t
             if (fr.block_start) c->fw.next_block = fr.index;
             break;
         }
+        if (pending) rsv__batch_key(b, k - 1, c->key), pending = 0;
         st = store_key(c, &fr, pend);
         if (RSV_UNLIKELY(st)) {
             b->stop = RSV_BATCH_STOP_ERROR;
             break;
         }
-        rsv__batch_put(b, k, c->key, c->key_len, &fr.value, fr.code, fr.end, pend);
+        rsv__batch_put(b, k, c->key_len, &fr.value, fr.code, fr.end, pend);
+        pending = 1;
     }
+    if (pending) rsv__batch_key(b, k - 1, c->key);
+    out->key_used = lb.key_used, out->val_used = lb.val_used, out->stop = lb.stop, out->need = lb.need;
     if (done) *done = k;
     return st;
 }

@@ -73,27 +73,39 @@ static inline void rsv__batch_copy(uint8_t *dst, const uint8_t *src, size_t n)
 
 /* Copy nbytes value bytes from stream bit sb to dst, writing dst[0, nbytes)
  * only (rsv__kw_copy_bytes writes 7 bytes of slack: the caller's arena may
- * end at the value's last byte): the last up to 16 bytes go through a stack
- * buffer. Loads as rsv__kw_copy_bytes (bounded by the value's first byte and
- * the stream's end byte pend). */
+ * end at the value's last byte). All but the last up to 7 bytes by
+ * rsv__kw_copy_bytes, whose slack then ends at the value's end; those last
+ * bytes from one window in a register, stored byte by byte (no load of
+ * bytes just stored: no store-forwarding stall). Loads as
+ * rsv__kw_copy_bytes (from the value's first byte, below the stream's end
+ * byte pend). */
 static inline void rsv__batch_copy_exact(uint8_t *dst, const uint8_t *data, uint64_t sb, uint64_t nbytes,
                                          uint64_t pend)
 {
-    uint64_t head = nbytes > 16 ? nbytes - 16 : 0; /* writes dst[0, head + 7) within dst[0, nbytes) */
+    uint64_t head = nbytes > 7 ? nbytes - 7 : 0; /* writes dst[0, head + 7) = dst[0, nbytes) */
     rsv__kw_copy_bytes(dst, data, sb, head, pend);
-    uint8_t tail[24];
-    rsv__kw_copy_bytes(tail, data, sb + 8 * head, nbytes - head, pend); /* writes tail[0, 23) at most */
-    rsv__batch_copy(dst + head, tail, (size_t)(nbytes - head));
+    uint64_t lend = (sb + 8 * nbytes + 7) >> 3;
+    uint64_t w = rsv__kw_window(data, sb + 8 * head, sb >> 3, lend, pend); /* top 56 bits valid */
+    for (uint64_t i = 0; head + i < nbytes; i++) dst[head + i] = (uint8_t)(w >> (56 - 8 * i));
 }
 
-/* Store record k (it fits): the key_len bytes at key, the value v (bytes
- * borrowed when byte-aligned, else copied into the value arena), code and end. */
-static inline void rsv__batch_put(rsv_record_batch *b, size_t k, const uint8_t *key, size_t key_len,
-                                  const rsv_value_span *v, uint64_t code, uint64_t end, uint64_t pend)
+/* Store record k (it fits): its key's place in the key arena, the value v
+ * (bytes borrowed when byte-aligned, else copied into the value arena),
+ * code and end. The key bytes are copied by rsv__batch_key one record later
+ * (before the walker's buffer is overwritten, or when the call ends): the
+ * walker has just stored them word by word at other offsets, and loading
+ * them at once would stall on store forwarding. */
+static inline void rsv__batch_key(rsv_record_batch *b, size_t k, const uint8_t *key)
 {
-    b->key_off[k] = b->key_used;
+    if (b->key_len[k]) rsv__batch_copy(b->key_arena + b->key_off[k], key, b->key_len[k]); /* the arena may be NULL */
+}
+
+
+static inline void rsv__batch_put(rsv_record_batch *b, size_t k, size_t key_len, const rsv_value_span *v,
+                                  uint64_t code, uint64_t end, uint64_t pend)
+{
+    b->key_off[k] = b->key_used; /* the bytes: rsv__batch_key, later */
     b->key_len[k] = key_len;
-    if (key_len) rsv__batch_copy(b->key_arena + b->key_used, key, key_len); /* the arena may be NULL */
     b->key_used += key_len;
     int present = v->kind == RSV_VALUE_PRESENT;
     b->kind[k] = (uint8_t)(present + (present & (v->len != 0))); /* TOMBSTONE 0, EMPTY 1, PRESENT 2 */

@@ -296,19 +296,24 @@ rsv_status rsv_stream_reader_next(rsv_stream_reader *sr, rsv_stream_record *out,
 
 /* ---- batch (reservoir/record_batch.h) ------------------------------------ */
 
-rsv_status rsv_stream_reader_batch(rsv_stream_reader *sr, rsv_record_batch *b, size_t n, size_t *done)
+rsv_status rsv_stream_reader_batch(rsv_stream_reader *sr, rsv_record_batch *out, size_t n, size_t *done)
 {
     if (done) *done = 0;
     if (!sr) return RSV_ERR_INVALID_ARGUMENT;
-    rsv_status st = rsv__batch_args(b, n);
+    rsv_status st = rsv__batch_args(out, n);
     if (st) return st;
-    rsv__batch_begin(b);
+    rsv__batch_begin(out);
+    /* A local copy whose address does not escape: the byte stores into the
+     * caller's arrays cannot alias it, so the arena offsets stay in
+     * registers instead of being reloaded after every byte store. */
+    rsv_record_batch lb = *out, *b = &lb;
     if (sr->diag.status) {
-        b->stop = RSV_BATCH_STOP_ERROR;
+        out->stop = RSV_BATCH_STOP_ERROR;
         return RSV_ERR_POISONED;
     }
     uint64_t pend = rsv__kw_end_byte(rsv_reader_view(&sr->r));
     size_t k = 0;
+    int pending = 0; /* record k-1's key is in sr->key, not yet in the arena (checks only read sr->key) */
     for (; k < n; k++) {
         if (RSV_UNLIKELY(rsv_reader_empty(&sr->r))) {
             b->stop = RSV_BATCH_STOP_END;
@@ -325,15 +330,19 @@ rsv_status rsv_stream_reader_batch(rsv_stream_reader *sr, rsv_record_batch *b, s
             sr->cur = cur0, sr->cur_bits = bits0;
             break;
         }
+        if (pending) rsv__batch_key(b, k - 1, sr->key), pending = 0;
         st = store_key(sr, &p, pend);
         if (RSV_UNLIKELY(st)) break;
-        rsv__batch_put(b, k, sr->key, sr->key_len, &p.v, sr->cur, rsv_reader_position(&sr->r), pend);
+        rsv__batch_put(b, k, sr->key_len, &p.v, sr->cur, rsv_reader_position(&sr->r), pend);
+        pending = 1;
         sr->i++;
     }
+    if (pending) rsv__batch_key(b, k - 1, sr->key);
     if (st) {
         fail(sr, st);
         b->stop = RSV_BATCH_STOP_ERROR;
     }
+    out->key_used = lb.key_used, out->val_used = lb.val_used, out->stop = lb.stop, out->need = lb.need;
     if (done) *done = k;
     return st;
 }
