@@ -157,8 +157,8 @@ static void valid_inputs(size_t ncodes, uint64_t seed, int rounds)
     cr_assert_gt(t.records, 1000, "compared %zu records in %zu runs", t.records, t.runs);
 }
 
-Test(record_batch, one_code_valid) { valid_inputs(1, 0xBA7C4001, 12); }
-Test(record_batch, multi_code_valid) { valid_inputs(4, 0xBA7C4002, 12); }
+Test(record_batch, one_code_valid) { valid_inputs(1, 0xBA7C4001, 8); }
+Test(record_batch, multi_code_valid) { valid_inputs(4, 0xBA7C4002, 8); }
 
 /* Corrupt inputs: the file's bytes after the directory (open reads only
  * header and directory, so the flips reach the walk: data stream, EF
@@ -169,7 +169,6 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
     codes_init();
     rsv_rng g = {seed};
     tally t = {0, 0};
-    size_t failures = 0;
     static const size_t NS[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 64};
     char msg[RSV_RBD_MSG];
     for (int round = 0; round < 6; round++) {
@@ -179,7 +178,7 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
         size_t sbytes = (size_t)((in.stream_bits + 7) / 8);
         uint8_t *st = malloc(sbytes ? sbytes : 1);
         cr_assert(f && st);
-        for (int flip = 0; flip < 40; flip++) {
+        for (int flip = 0; flip < 30; flip++) {
             memcpy(f, in.file, in.file_len);
             size_t at = 288 + (size_t)rsv_rng_below(&g, in.file_len - 288);
             f[at] ^= (uint8_t)(1u << rsv_rng_below(&g, 8));
@@ -191,7 +190,6 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
                 size_t caps[] = {0, 5, in.key_bytes, 4096};
                 for (int c = 0; c < 4; c++) {
                     rsv_rbd_shape s = {NS[a], caps[c], caps[c], (a + (size_t)c) % 2 == 0, a % 3 == 0, NULL, NULL};
-                    size_t before = t.records;
                     cr_assert(rsv_rbd_cursor(f, in.file_len, &s, &t.records, msg), "flip at byte %zu, n %zu cap %zu: %s",
                               at, s.n, caps[c], msg);
                     cr_assert(rsv_rbd_stream(rsv_view_make(st, 0, in.stream_bits), CODES, in.ncodes, &s, &t.records, msg),
@@ -199,7 +197,6 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
                     cr_assert(rsv_rbd_stream(rsv_view_make(in.stream, 0, cut), CODES, in.ncodes, &s, &t.records, msg),
                               "stream cut at %llu, n %zu: %s", (unsigned long long)cut, s.n, msg);
                     t.runs += 3;
-                    failures += t.records == before; /* a walk that stopped at once */
                 }
             }
         }
@@ -208,7 +205,6 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
         free_input(&in);
     }
     cr_assert_gt(t.records, 1000, "compared %zu records in %zu runs", t.records, t.runs);
-    (void)failures;
 }
 
 Test(record_batch, one_code_corrupt) { corrupt_inputs(1, 0xBA7C4003); }
