@@ -43,7 +43,7 @@ static uint8_t *arena(rsv_guard_buf *g, size_t cap)
 }
 
 static void run(const uint8_t *file, size_t flen, rsv_view stream, const rsv_oracle_code *codes, size_t ncodes,
-                size_t key_bytes, size_t val_bytes, const char *what, size_t *records)
+                size_t key_bytes, size_t val_bytes, const char *what, rsv_rbd_tally *records)
 {
     static const size_t NS[4] = {1, 3, 8, 64};
     size_t kcaps[3] = {1, 7, key_bytes}, vcaps[3] = {1, 7, val_bytes};
@@ -71,7 +71,7 @@ int main(void)
                                                                                       0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
     const rsv_oracle_code codes[4] = {{c0, 1}, {c1, 2}, {c2, 3}, {c3, 73}};
     rsv_rng g = {0x6A7C4001};
-    size_t records = 0;
+    rsv_rbd_tally records = {0, 0, 0};
     for (int round = 0; round < 8; round++) {
         size_t ncodes = round % 2 ? 4 : 1;
         rsv_kv03d_set sets[4];
@@ -115,7 +115,9 @@ int main(void)
         free(sbytes);
         for (size_t j = 0; j < ncodes; j++) rsv_kv03d_set_free(&sets[j]);
     }
-    gk_check(records > 1000, "all rounds", "fewer than 1000 records compared");
-    printf("%zu batch records compared, %lu failures\n", records, failures);
+    gk_check(records.records > 1000, "all rounds", "fewer than 1000 records compared");
+    gk_check(records.arena_stops > 10, "all rounds", "fewer than 10 arena stops");
+    printf("%zu batch records compared, %zu arena stops, %lu failures\n", records.records, records.arena_stops,
+           failures);
     return failures ? 1 : 0;
 }

@@ -101,7 +101,8 @@ static void free_input(input *in)
 /* ---- the shape sweep --------------------------------------------------------- */
 
 typedef struct tally {
-    size_t runs, records;
+    size_t runs;
+    rsv_rbd_tally t;
 } tally;
 
 static void sweep_file(const uint8_t *file, size_t len, const input *in, tally *t, const char *what)
@@ -115,7 +116,7 @@ static void sweep_file(const uint8_t *file, size_t len, const input *in, tally *
                 for (int flags = 0; flags < 4; flags++) {
                     if (!(flags & 1) && vc) continue; /* no values: the value arena is unused */
                     rsv_rbd_shape s = {NS[a], kcaps[kc], vcaps[vc], flags & 1, flags >> 1, NULL, NULL};
-                    cr_assert(rsv_rbd_cursor(file, len, &s, &t->records, msg),
+                    cr_assert(rsv_rbd_cursor(file, len, &s, &t->t, msg),
                               "%s cursor n %zu key_cap %zu val_cap %zu values %d codes %d: %s", what, s.n, s.key_cap,
                               s.val_cap, s.values, s.codes, msg);
                     t->runs++;
@@ -133,7 +134,7 @@ static void sweep_stream(const uint8_t *bytes, uint64_t bits, const input *in, t
                 for (int flags = 0; flags < 4; flags++) {
                     if (!(flags & 1) && vc) continue;
                     rsv_rbd_shape s = {NS[a], kcaps[kc], vcaps[vc], flags & 1, flags >> 1, NULL, NULL};
-                    cr_assert(rsv_rbd_stream(rsv_view_make(bytes, 0, bits), CODES, in->ncodes, &s, &t->records, msg),
+                    cr_assert(rsv_rbd_stream(rsv_view_make(bytes, 0, bits), CODES, in->ncodes, &s, &t->t, msg),
                               "%s stream n %zu key_cap %zu val_cap %zu values %d codes %d: %s", what, s.n, s.key_cap,
                               s.val_cap, s.values, s.codes, msg);
                     t->runs++;
@@ -144,7 +145,7 @@ static void valid_inputs(size_t ncodes, uint64_t seed, int rounds)
 {
     codes_init();
     rsv_rng g = {seed};
-    tally t = {0, 0};
+    tally t = {0, {0, 0, 0}};
     for (int round = 0; round < rounds; round++) {
         input in;
         size_t max_key = round % 3 == 0 ? 3 : round % 3 == 1 ? 12 : 40;
@@ -154,7 +155,9 @@ static void valid_inputs(size_t ncodes, uint64_t seed, int rounds)
         sweep_stream(in.stream, in.stream_bits, &in, &t, "valid");
         free_input(&in);
     }
-    cr_assert_gt(t.records, 1000, "compared %zu records in %zu runs", t.records, t.runs);
+    cr_assert_gt(t.t.records, 1000, "compared %zu records in %zu runs", t.t.records, t.runs);
+    cr_assert_gt(t.t.arena_stops, 100, "%zu arena stops", t.t.arena_stops);
+    cr_assert_eq(t.t.errors, 0, "valid inputs: %zu walks failed", t.t.errors);
 }
 
 Test(record_batch, one_code_valid) { valid_inputs(1, 0xBA7C4001, 8); }
@@ -168,7 +171,7 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
 {
     codes_init();
     rsv_rng g = {seed};
-    tally t = {0, 0};
+    tally t = {0, {0, 0, 0}};
     static const size_t NS[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 64};
     char msg[RSV_RBD_MSG];
     for (int round = 0; round < 6; round++) {
@@ -190,11 +193,11 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
                 size_t caps[] = {0, 5, in.key_bytes, 4096};
                 for (int c = 0; c < 4; c++) {
                     rsv_rbd_shape s = {NS[a], caps[c], caps[c], (a + (size_t)c) % 2 == 0, a % 3 == 0, NULL, NULL};
-                    cr_assert(rsv_rbd_cursor(f, in.file_len, &s, &t.records, msg), "flip at byte %zu, n %zu cap %zu: %s",
+                    cr_assert(rsv_rbd_cursor(f, in.file_len, &s, &t.t, msg), "flip at byte %zu, n %zu cap %zu: %s",
                               at, s.n, caps[c], msg);
-                    cr_assert(rsv_rbd_stream(rsv_view_make(st, 0, in.stream_bits), CODES, in.ncodes, &s, &t.records, msg),
+                    cr_assert(rsv_rbd_stream(rsv_view_make(st, 0, in.stream_bits), CODES, in.ncodes, &s, &t.t, msg),
                               "stream flip at bit %llu, n %zu: %s", (unsigned long long)bit, s.n, msg);
-                    cr_assert(rsv_rbd_stream(rsv_view_make(in.stream, 0, cut), CODES, in.ncodes, &s, &t.records, msg),
+                    cr_assert(rsv_rbd_stream(rsv_view_make(in.stream, 0, cut), CODES, in.ncodes, &s, &t.t, msg),
                               "stream cut at %llu, n %zu: %s", (unsigned long long)cut, s.n, msg);
                     t.runs += 3;
                 }
@@ -204,7 +207,10 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
         free(st);
         free_input(&in);
     }
-    cr_assert_gt(t.records, 1000, "compared %zu records in %zu runs", t.records, t.runs);
+    cr_assert_gt(t.t.records, 1000, "compared %zu records in %zu runs", t.t.records, t.runs);
+    /* the flips and cuts must reach the walks' failure paths, not only pass clean */
+    cr_assert_gt(t.t.errors, 100, "%zu failing walks in %zu runs", t.t.errors, t.runs);
+    cr_assert_gt(t.t.arena_stops, 100, "%zu arena stops", t.t.arena_stops);
 }
 
 Test(record_batch, one_code_corrupt) { corrupt_inputs(1, 0xBA7C4003); }

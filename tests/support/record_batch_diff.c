@@ -224,7 +224,7 @@ static int single_walk(walker *w, expect *e, int values, rsv_kv03_diag *d, char 
 
 /* The batch walk (record_batch_diff.h). single_d: the single walk's diag. */
 static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv03_diag single_d, int poisoned0,
-                      const uint8_t *input, size_t input_len, size_t *records, char *msg)
+                      const uint8_t *input, size_t input_len, rsv_rbd_tally *tally, char *msg)
 {
     arrays a;
     if (!arrays_alloc(&a, s)) {
@@ -254,7 +254,7 @@ static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv
             if (!check_slot(&a, k, e, pos + k, input, input_len, msg)) goto out;
         }
         pos += done;
-        if (records) *records += done;
+        if (tally) tally->records += done;
         if (poisoned0) { /* init failed (dictionary): the first call is POISONED */
             if (st != RSV_ERR_POISONED || done || a.b.stop != RSV_BATCH_STOP_ERROR) {
                 failf(msg, "after a failed init: %s done %zu", rsv_status_name(st), done);
@@ -277,6 +277,7 @@ static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv
                 failf(msg, "after the failure: %s done %zu", rsv_status_name(st), done);
                 goto out;
             }
+            if (tally) tally->errors++;
             break;
         }
         if (a.b.stop == RSV_BATCH_STOP_COUNT) {
@@ -321,6 +322,7 @@ static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv
             failf(msg, "stop %d with status OK", (int)a.b.stop);
             goto out;
         }
+        if (tally) tally->arena_stops++;
         if (done == 0) { /* larger than the whole arena: one single-record call takes it */
             one r;
             int more = 0;
@@ -343,7 +345,7 @@ out:
     return ok;
 }
 
-int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *s, size_t *records, char msg[RSV_RBD_MSG])
+int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *s, rsv_rbd_tally *tally, char msg[RSV_RBD_MSG])
 {
     msg[0] = 0;
     rsv_kv03_file f;
@@ -375,9 +377,9 @@ int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *s, siz
         if (init1 != e.status || d1.bit != 0 || d1.record != 0)
             failf(msg, "init %s, oracle %s", rsv_status_name(init1), rsv_status_name(e.status));
         else
-            ok = batch_walk(&w2, &e, s, d1, 1, file, size, records, msg);
+            ok = batch_walk(&w2, &e, s, d1, 1, file, size, tally, msg);
     } else if (single_walk(&w1, &e, s->values, &d1, msg)) {
-        ok = batch_walk(&w2, &e, s, d1, 0, file, size, records, msg);
+        ok = batch_walk(&w2, &e, s, d1, 0, file, size, tally, msg);
     }
     rsv_kv03_cursor_free(&c1);
     rsv_kv03_cursor_free(&c2);
@@ -387,7 +389,7 @@ out:
     return ok;
 }
 
-int rsv_rbd_stream(rsv_view v, const rsv_oracle_code *set, size_t nset, const rsv_rbd_shape *s, size_t *records,
+int rsv_rbd_stream(rsv_view v, const rsv_oracle_code *set, size_t nset, const rsv_rbd_shape *s, rsv_rbd_tally *tally,
                    char msg[RSV_RBD_MSG])
 {
     msg[0] = 0;
@@ -425,9 +427,9 @@ int rsv_rbd_stream(rsv_view v, const rsv_oracle_code *set, size_t nset, const rs
     } else if (init1) {
         d1 = rsv_stream_reader_diag(&r1);
         if (init1 != e.status) failf(msg, "init %s, oracle %s", rsv_status_name(init1), rsv_status_name(e.status));
-        else ok = batch_walk(&w2, &e, s, d1, 1, bytes, nbytes, records, msg);
+        else ok = batch_walk(&w2, &e, s, d1, 1, bytes, nbytes, tally, msg);
     } else if (single_walk(&w1, &e, 1, &d1, msg)) {
-        ok = batch_walk(&w2, &e, s, d1, 0, bytes, nbytes, records, msg);
+        ok = batch_walk(&w2, &e, s, d1, 0, bytes, nbytes, tally, msg);
     }
     rsv_stream_reader_free(&r1);
     rsv_stream_reader_free(&r2);

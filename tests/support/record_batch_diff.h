@@ -31,8 +31,8 @@
  *           call returns RSV_ERR_POISONED with done = 0.
  * A file the codec cannot open is skipped (returns 1, nothing counted): the
  * open comparison is kv03_diff.h's. Returns 1 when everything held, else 0
- * with the first disagreement in msg. *records (may be NULL) accumulates
- * the batch records compared. */
+ * with the first disagreement in msg. *tally (may be NULL) accumulates what
+ * was compared, so that callers can require that each path ran. */
 #ifndef RSV_RECORD_BATCH_DIFF_H
 #define RSV_RECORD_BATCH_DIFF_H
 
@@ -54,12 +54,18 @@ typedef struct rsv_rbd_shape {
     uint8_t *key_arena, *val_arena;
 } rsv_rbd_shape;
 
-int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *shape, size_t *records,
+typedef struct rsv_rbd_tally {
+    size_t records;     /* batch records compared */
+    size_t errors;      /* batch walks that ended in the oracle's error (poisoning checked) */
+    size_t arena_stops; /* KEY_ARENA / VALUE_ARENA stops checked */
+} rsv_rbd_tally;
+
+int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *shape, rsv_rbd_tally *tally,
                    char msg[RSV_RBD_MSG]);
 
 /* The stream `v` (exactly E bits); the code set set[0..nset) (oracle form;
  * the codec reader gets the same codes as an rsv_code_set). */
-int rsv_rbd_stream(rsv_view v, const rsv_oracle_code *set, size_t nset, const rsv_rbd_shape *shape, size_t *records,
-                   char msg[RSV_RBD_MSG]);
+int rsv_rbd_stream(rsv_view v, const rsv_oracle_code *set, size_t nset, const rsv_rbd_shape *shape,
+                   rsv_rbd_tally *tally, char msg[RSV_RBD_MSG]);
 
 #endif
