@@ -16,7 +16,9 @@ enum kv03_kind {
     KV03_SCAN,
     KV03_MERGE_DISJOINT,
     KV03_MERGE_OVERLAP,
-    KV03_MERGE_NWAY
+    KV03_MERGE_NWAY,
+    KV03_CURSOR_BATCH,  /* the cursor workload through rsv_kv03_cursor_batch (--batch) */
+    KV03_RECORDS_BATCH  /* the records workload through rsv_stream_reader_batch (--batch) */
 };
 
 typedef struct kv03_case {

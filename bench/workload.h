@@ -87,6 +87,8 @@ uint64_t rsv_bench_body_kv03_frames(void *state);
 uint64_t rsv_bench_body_kv03_cursor(void *state);
 uint64_t rsv_bench_body_kv03_records(void *state);
 uint64_t rsv_bench_body_kv03_records_set(void *state);
+uint64_t rsv_bench_body_kv03_cursor_batch(void *state);  /* candidate only */
+uint64_t rsv_bench_body_kv03_records_batch(void *state); /* candidate only */
 uint64_t rsv_bench_body_kv03_scan(void *state);
 uint64_t rsv_bench_body_kv03_merge(void *state);
 

@@ -1,5 +1,8 @@
 /* KV03 read workloads (WORKLOADS.md §4–§5): <fixture>/frames, /cursor,
- * /records, plus the non-normative /scan, and the module table that also
+ * /records, plus the non-normative /scan, the /cursor-batch and
+ * /records-batch variants (--batch: the same walks and checksums through the
+ * record batch API, reservoir/record_batch.h, KV03_BATCH records per call;
+ * the baseline side runs its /cursor and /records walkers), and the module table that also
  * lists the merges (workloads_kv03_merge.c) and the non-normative
  * multi-code fixture prefix-6-c4 (--multicode, candidate only).
  *
@@ -19,7 +22,17 @@
 #include "kv03_workloads.h"
 #include "side.h"
 
+#include "reservoir/record_batch.h"
 #include "reservoir/stream.h"
+
+/* Records per batch call, and the batch's arrays and arenas. */
+#define KV03_BATCH 128
+typedef struct batch_bufs {
+    size_t key_off[KV03_BATCH], key_len[KV03_BATCH], val_len[KV03_BATCH];
+    uint8_t kind[KV03_BATCH];
+    const uint8_t *val[KV03_BATCH];
+    uint64_t end[KV03_BATCH];
+} batch_bufs;
 
 typedef struct read_state {
     const kv03_fixture *fx;
@@ -33,6 +46,8 @@ typedef struct read_state {
     rsv_kv03_cursor cur;
     rsv_stream_reader sr;
     rsv_kv03_scanner scanner;
+    batch_bufs *bb;
+    rsv_record_batch batch; /* over bb and two arenas of KV03_BATCH max-size keys / values */
 #endif
 } read_state;
 
@@ -74,6 +89,63 @@ uint64_t rsv_bench_body_kv03_cursor(void *state)
         h = kv03_fold(kv03_fold(kv03_fold(h, e.key_len), e.key_len ? e.key[0] : 0), e.value_span.width);
     }
     if (n != s->fx->R) rsv_bench_fail("cursor: %llu records", (unsigned long long)n);
+    return h;
+}
+
+/* The cursor workload's fold from the batch's arrays: the value's encoded
+ * width (§1.3: 1 for a tombstone, else 1 + |EG0(len)| + 8 len) is derived
+ * from its state and length, which is all the batch hands out. */
+static inline uint64_t value_width(uint8_t kind, size_t len)
+{
+    if (kind == RSV_BATCH_TOMBSTONE) return 1;
+    uint64_t x = (uint64_t)len + 1;
+    return 1 + 2 * (uint64_t)(63 - __builtin_clzll(x)) + 1 + 8 * (uint64_t)len;
+}
+
+uint64_t rsv_bench_body_kv03_cursor_batch(void *state)
+{
+    read_state *s = state;
+    rsv_kv03_cursor *c = &s->cur;
+    rsv_record_batch *b = &s->batch;
+    uint64_t h = 0, n = 0;
+    if (rsv_kv03_cursor_reset(c, &s->fx->file) != RSV_OK) rsv_bench_fail("cursor reset failed");
+    b->val = NULL; /* cursor_next form: state and length only */
+    b->end = NULL;
+    for (;;) {
+        size_t done;
+        if (rsv_kv03_cursor_batch(c, b, KV03_BATCH, &done) != RSV_OK) rsv_bench_fail("cursor batch failed");
+        for (size_t k = 0; k < done; k++) {
+            size_t kl = b->key_len[k];
+            h = kv03_fold(kv03_fold(kv03_fold(h, kl), kl ? b->key_arena[b->key_off[k]] : 0),
+                          value_width(b->kind[k], b->val_len[k]));
+        }
+        n += done;
+        if (b->stop != RSV_BATCH_STOP_COUNT) break;
+    }
+    if (b->stop != RSV_BATCH_STOP_END || n != s->fx->R) rsv_bench_fail("cursor batch: %llu records", (unsigned long long)n);
+    return h;
+}
+
+uint64_t rsv_bench_body_kv03_records_batch(void *state)
+{
+    read_state *s = state;
+    rsv_record_batch *b = &s->batch;
+    uint64_t h = 0, n = 0;
+    if (rsv_stream_reader_reset(&s->sr, s->fx->stream, NULL, 0) != RSV_OK) rsv_bench_fail("stream reset failed");
+    b->val = s->bb->val;
+    b->end = s->bb->end;
+    for (;;) {
+        size_t done;
+        if (rsv_stream_reader_batch(&s->sr, b, KV03_BATCH, &done) != RSV_OK) rsv_bench_fail("stream batch failed");
+        for (size_t k = 0; k < done; k++) {
+            size_t kl = b->key_len[k], vl = b->val_len[k];
+            h = kv03_fold(kv03_fold(kv03_fold(kv03_fold(kv03_fold(h, kl), kl ? b->key_arena[b->key_off[k] + kl - 1] : 0), vl),
+                                    vl ? b->val[k][vl - 1] : 0), b->end[k]);
+        }
+        n += done;
+        if (b->stop != RSV_BATCH_STOP_COUNT) break;
+    }
+    if (b->stop != RSV_BATCH_STOP_END || n != s->fx->R) rsv_bench_fail("records batch: %llu records", (unsigned long long)n);
     return h;
 }
 
@@ -181,6 +253,9 @@ static void read_teardown(void *state)
     rsv_kv03_cursor_free(&s->cur);
     rsv_stream_reader_free(&s->sr);
     rsv_kv03_scanner_free(&s->scanner);
+    free(s->bb);
+    free(s->batch.key_arena);
+    free(s->batch.val_arena);
 #endif
     free(s->keybuf[0]);
     free(s->keybuf[1]);
@@ -212,13 +287,36 @@ static int read_prepare(const rsv_bench_params *p, void *module_state, const voi
         read_teardown(s);
         return 1;
     }
+#if RSV_BENCH_CANDIDATE
+    if (kc->kind == KV03_CURSOR_BATCH || kc->kind == KV03_RECORDS_BATCH) {
+        s->bb = malloc(sizeof *s->bb);
+        rsv_record_batch *b = &s->batch;
+        b->key_cap = KV03_BATCH * (fx->max_key ? fx->max_key : 1);
+        b->val_cap = KV03_BATCH * (fx->max_val ? fx->max_val : 1);
+        b->key_arena = malloc(b->key_cap);
+        b->val_arena = malloc(b->val_cap);
+        if (!s->bb || !b->key_arena || !b->val_arena) {
+            read_teardown(s);
+            return 1;
+        }
+        b->key_off = s->bb->key_off, b->key_len = s->bb->key_len, b->kind = s->bb->kind;
+        b->val_len = s->bb->val_len;
+    }
+#endif
     w->items = fx->R;
-    w->bits = kc->kind == KV03_RECORDS ? fx->stream.len : fx->file.extent;
+    w->bits = kc->kind == KV03_RECORDS || kc->kind == KV03_RECORDS_BATCH ? fx->stream.len : fx->file.extent;
     w->state = s;
     w->teardown = read_teardown;
     switch (kc->kind) {
     case KV03_FRAMES: w->body = rsv_bench_body_kv03_frames; break;
     case KV03_CURSOR: w->body = rsv_bench_body_kv03_cursor; break;
+#if RSV_BENCH_CANDIDATE
+    case KV03_CURSOR_BATCH: w->body = rsv_bench_body_kv03_cursor_batch; break;
+    case KV03_RECORDS_BATCH: w->body = rsv_bench_body_kv03_records_batch; break;
+#else /* the same walks: the checksums must agree */
+    case KV03_CURSOR_BATCH: w->body = rsv_bench_body_kv03_cursor; break;
+    case KV03_RECORDS_BATCH: w->body = rsv_bench_body_kv03_records; break;
+#endif
     case KV03_RECORDS:
         w->body = kc->shape->codes ? rsv_bench_body_kv03_records_set : rsv_bench_body_kv03_records;
         break;
@@ -251,7 +349,8 @@ static const kv03_shape k_p6c4 = {"prefix-6-c4", 0, 6, 4}; /* non-normative, kv0
     static const kv03_case id##_frames = {&sh, KV03_FRAMES, 0}, id##_cursor = {&sh, KV03_CURSOR, 0}, \
                            id##_records = {&sh, KV03_RECORDS, 0}, id##_scan = {&sh, KV03_SCAN, 0}, \
                            id##_md = {&sh, KV03_MERGE_DISJOINT, 2}, id##_mo = {&sh, KV03_MERGE_OVERLAP, 2}, \
-                           id##_m4 = {&sh, KV03_MERGE_NWAY, 4}, id##_m8 = {&sh, KV03_MERGE_NWAY, 8};
+                           id##_m4 = {&sh, KV03_MERGE_NWAY, 4}, id##_m8 = {&sh, KV03_MERGE_NWAY, 8}, \
+                           id##_cb = {&sh, KV03_CURSOR_BATCH, 0}, id##_rb = {&sh, KV03_RECORDS_BATCH, 0};
 CASES(p6, k_p6)
 CASES(p512, k_p512)
 CASES(h6, k_h6)
@@ -276,7 +375,9 @@ static const kv03_case p6c4_frames = {&k_p6c4, KV03_FRAMES, 0}, p6c4_cursor = {&
     SPECS5(id, name, RSV_BENCH_NORMATIVE),                                                       \
     {name "/scan", RSV_BENCH_EXTRA | MAYALLOC, 1, &id##_scan, read_prepare},                     \
     {name "/merge-n4", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m4, kv03_merge_prepare},             \
-    {name "/merge-n8", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m8, kv03_merge_prepare}
+    {name "/merge-n8", RSV_BENCH_EXTRA | MAYALLOC, 2, &id##_m8, kv03_merge_prepare},              \
+    {name "/cursor-batch", RSV_BENCH_BATCH, 1, &id##_cb, read_prepare},                          \
+    {name "/records-batch", RSV_BENCH_BATCH, 1, &id##_rb, read_prepare}
 
 /* The multi-code fixture, next to its one-code equivalent prefix-6: the
  * frames, cursor, records and merge workloads of §5 on the same records

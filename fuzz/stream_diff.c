@@ -25,7 +25,11 @@
  *     as v1, §10);
  *   code set: codec init_set(set) vs oracle stream_decode_v2(set), the
  *     set's own failures (TOO_LARGE is impossible here, SELECTOR_PREFIX)
- *     included: same status before anything is read. */
+ *     included: same status before anything is read;
+ *   record batch: rsv_stream_reader_batch with the same set against the
+ *     oracle and the single reader (tests/support/record_batch_diff.h), in
+ *     a shape taken from sel, csel and E (n = 1..9 or 64; arenas of 0, 1, 7,
+ *     64 or 4096 bytes; values and codes stored or not). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +41,7 @@
 #include "kv03_fuzz.h"
 #include "reservoir/oracle_kv03.h"
 #include "reservoir/stream.h"
+#include "record_batch_diff.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -180,6 +185,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     compare(&c, &sr, rsv_stream_reader_init_set(&sr, c.v, &set.codec), &o2.base, o2.code_index);
     rsv_stream_reader_free(&sr);
     rsv_oracle_stream_v2_result_free(&o2);
+    static const size_t caps[5] = {0, 1, 7, 64, 4096};
+    rsv_rbd_shape bs = {e % 10 == 9 ? 64 : 1 + (size_t)(e % 10), caps[(sel ^ csel) % 5], caps[(csel / 5u) % 5],
+                        (csel >> 1) & 1, (sel >> 7) & 1, NULL, NULL};
+    char msg[RSV_RBD_MSG];
+    c.run = "record batch";
+    if (!rsv_rbd_stream(c.v, set.oracle, set.m, &bs, NULL, msg)) fail(&c, "record batch: %s%s%" PRIu64 "%" PRIu64, msg, "", 0, 0);
     rsv_fuzz_arena_unpoison();
     return 0;
 }

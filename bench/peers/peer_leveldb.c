@@ -10,7 +10,10 @@
  * sits in sorted tables, not the memtable/log.
  *   scan:  a fresh iterator, SeekToFirst, Next over every record, key and value
  *          read; fold (key bytes, last key byte, value bytes, last value byte)
- *          vs rsv_kv03_cursor_record over <fixture>.kv (same fold).
+ *          vs rsv_kv03_cursor_record over <fixture>.kv (same fold), and
+ *          "rsv-batch": rsv_kv03_cursor_batch, 128 records per call with
+ *          values (reservoir/record_batch.h; same fold), the contender the
+ *          scan target is judged against.
  *   merge: the disjoint halves (even / odd sorted positions) as two DBs; the body
  *          destroys and opens the output DB, iterates both inputs in key order,
  *          writes every record through WriteBatches of 4096 and ends with
@@ -25,6 +28,9 @@
 #include "peer_groups.h"
 
 #include "reservoir/merge.h"
+#include "reservoir/record_batch.h"
+
+#define SCAN_BATCH 128
 
 #ifdef RSV_PEER_LEVELDB
 #include <leveldb/c.h>
@@ -36,6 +42,12 @@ typedef struct scan_state {
     const rsv_kv03_file *inputs[2];
     uint8_t *key, *val;
     size_t key_cap, val_cap;
+    /* rsv-batch: a warm cursor and the batch's arrays and arenas */
+    rsv_kv03_cursor bc;
+    size_t key_off[SCAN_BATCH], key_len[SCAN_BATCH], val_len[SCAN_BATCH];
+    uint8_t kind[SCAN_BATCH];
+    const uint8_t *vals[SCAN_BATCH];
+    rsv_record_batch b;
 #ifdef RSV_PEER_LEVELDB
     leveldb_options_t *opt;
     leveldb_readoptions_t *ro;
@@ -65,6 +77,23 @@ static uint64_t rsv_scan(void *state)
         h = fold_rec(h, e.key, e.key_len, e.value.data, e.value.len);
     }
     s->key = c.key, s->key_cap = c.key_cap, s->val = c.val, s->val_cap = c.val_cap;
+    return h;
+}
+
+static uint64_t rsv_scan_batch(void *state)
+{
+    scan_state *s = state;
+    rsv_record_batch *b = &s->b;
+    uint64_t h = 0;
+    if (rsv_kv03_cursor_reset(&s->bc, &s->fx->file) != RSV_OK) rsv_bench_fail("cursor reset");
+    for (;;) {
+        size_t done;
+        if (rsv_kv03_cursor_batch(&s->bc, b, SCAN_BATCH, &done) != RSV_OK) rsv_bench_fail("cursor batch");
+        for (size_t k = 0; k < done; k++)
+            h = fold_rec(h, b->key_arena + b->key_off[k], b->key_len[k], b->val[k], b->val_len[k]);
+        if (b->stop != RSV_BATCH_STOP_COUNT) break;
+    }
+    if (b->stop != RSV_BATCH_STOP_END) rsv_bench_fail("cursor batch stopped early");
     return h;
 }
 
@@ -193,6 +222,14 @@ void peer_group_leveldb(const rsv_bench_params *p)
         s.key_cap = s.val_cap = 1024;
         s.key = malloc(s.key_cap);
         s.val = malloc(s.val_cap);
+        s.b.key_off = s.key_off, s.b.key_len = s.key_len, s.b.kind = s.kind, s.b.val_len = s.val_len;
+        s.b.val = s.vals;
+        s.b.key_cap = SCAN_BATCH * (fx.max_key ? fx.max_key : 1);
+        s.b.val_cap = SCAN_BATCH * (fx.max_val ? fx.max_val : 1);
+        s.b.key_arena = malloc(s.b.key_cap);
+        s.b.val_arena = malloc(s.b.val_cap);
+        if (!s.key || !s.val || !s.b.key_arena || !s.b.val_arena) rsv_bench_fail("out of memory");
+        rsv_kv03_cursor_init(&s.bc, &fx.file);
         kv03_write_inputs(&fx, KV03_SPLIT_DISJOINT, 2, s.halves);
         s.inputs[0] = &s.halves[0];
         s.inputs[1] = &s.halves[1];
@@ -219,6 +256,8 @@ void peer_group_leveldb(const rsv_bench_params *p)
 #endif
         snprintf(name, sizeof name, "peers/%s/scan/rsv", fx.shape->name);
         peer_run(name, fx.R, fx.file.extent, 1, rsv_scan, &s, expect_scan);
+        snprintf(name, sizeof name, "peers/%s/scan/rsv-batch", fx.shape->name);
+        peer_run(name, fx.R, fx.file.extent, 1, rsv_scan_batch, &s, expect_scan);
 #ifdef RSV_PEER_LEVELDB
         snprintf(name, sizeof name, "peers/%s/merge/leveldb", fx.shape->name);
         peer_run(name, fx.R, 0, 2, ldb_merge, &s, expect_merge);
@@ -237,6 +276,9 @@ void peer_group_leveldb(const rsv_bench_params *p)
         rsv_kv03_close(&s.halves[1]);
         free(s.key);
         free(s.val);
+        rsv_kv03_cursor_free(&s.bc);
+        free(s.b.key_arena);
+        free(s.b.val_arena);
         kv03_fixture_free(&fx);
     }
 }

@@ -15,6 +15,7 @@
 #include "buffer.h"
 #include "key_words.h"
 #include "kv03_frame_parse.h"
+#include "record_batch.h"
 
 static size_t set_size(const rsv_stream_reader *sr) { return sr->set.ends ? sr->set.m : 1; }
 
@@ -214,39 +215,58 @@ static inline int parse_fast(rsv_stream_reader *sr, parsed *p)
     return 1;
 }
 
-static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
+/* Parse record sr->i and check its order against the previous key (the
+ * key is not stored yet); on a code change sr->cur and sr->cur_bits are
+ * updated (the key buffer then holds a key of the previous code, which a
+ * code change never reads). Shared by the single and the batch calls. */
+static RSV__ALWAYS_INLINE rsv_status check_record(rsv_stream_reader *sr, parsed *p, uint64_t pend)
 {
-    parsed p;
     /* order (i > 0): the new key shares [0, kept) with the old one, so only
      * the literal is compared with the old key from there on. The key buffer
      * holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
-    uint64_t pend = rsv__kw_end_byte(rsv_reader_view(&sr->r));
-    if (RSV_LIKELY(parse_fast(sr, &p))) {
+    if (RSV_LIKELY(parse_fast(sr, p))) {
         /* i > 0 and the same code (selector backspace 0): the key order
          * alone, without the v2 code test (one-code streams pay nothing) */
-        if (!rsv__kw_key_greater(sr->key, sr->key_len, p.kept, p.S, p.lit.data, p.lit.off, pend))
+        if (!rsv__kw_key_greater(sr->key, sr->key_len, p->kept, p->S, p->lit.data, p->lit.off, pend))
             return RSV_ERR_UNSORTED;
     } else {
         parsed slow; /* p's address never escapes: it stays in registers */
         rsv_status st = parse_generic(sr, &slow);
         if (st) return st;
-        p = slow;
-        if (sr->i > 0 && p.code != sr->cur) {
+        *p = slow;
+        if (sr->i > 0 && p->code != sr->cur) {
             /* a code change: distinct codes of a prefix-free set order by the codes alone */
-            if (rsv_view_compare(code_at(sr, p.code), code_at(sr, sr->cur)) < 0) return RSV_ERR_UNSORTED;
+            if (rsv_view_compare(code_at(sr, p->code), code_at(sr, sr->cur)) < 0) return RSV_ERR_UNSORTED;
         } else if (sr->i > 0 &&
-                   !rsv__kw_key_greater(sr->key, sr->key_len, p.kept, p.S, p.lit.data, p.lit.off, pend)) {
+                   !rsv__kw_key_greater(sr->key, sr->key_len, p->kept, p->S, p->lit.data, p->lit.off, pend)) {
             return RSV_ERR_UNSORTED;
         }
         /* a later failure poisons the reader: cur is not read again */
-        sr->cur = p.code;
-        sr->cur_bits = code_at(sr, p.code);
+        sr->cur = p->code;
+        sr->cur_bits = code_at(sr, p->code);
     }
-    uint64_t nbytes = (p.kept + p.S) / 8; /* kept <= prev_bits and S <= E: no wrap */
+    return RSV_OK;
+}
+
+/* Store the checked record's key in the reader's buffer. */
+static RSV__ALWAYS_INLINE rsv_status store_key(rsv_stream_reader *sr, const parsed *p, uint64_t pend)
+{
+    uint64_t nbytes = (p->kept + p->S) / 8; /* kept <= prev_bits and S <= E: no wrap */
     rsv_status st = rsv__grow_bytes(&sr->key, &sr->key_cap, nbytes + RSV_KW_SLACK);
     if (st) return st;
-    rsv__kw_key_store(sr->key, p.kept, p.S, p.lit.data, p.lit.off, pend);
+    rsv__kw_key_store(sr->key, p->kept, p->S, p->lit.data, p->lit.off, pend);
     sr->key_len = (size_t)nbytes;
+    return RSV_OK;
+}
+
+static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
+{
+    parsed p;
+    uint64_t pend = rsv__kw_end_byte(rsv_reader_view(&sr->r));
+    rsv_status st = check_record(sr, &p, pend);
+    if (st) return st;
+    st = store_key(sr, &p, pend);
+    if (st) return st;
     out->value.kind = p.v.kind;
     out->value.len = (size_t)p.v.len;
     st = rsv__value_bytes(&p.v, pend, &sr->val, &sr->val_cap, &out->value.data);
@@ -272,4 +292,57 @@ rsv_status rsv_stream_reader_next(rsv_stream_reader *sr, rsv_stream_record *out,
     sr->i++;
     *more = 1;
     return RSV_OK;
+}
+
+/* ---- batch (reservoir/record_batch.h) ------------------------------------ */
+
+rsv_status rsv_stream_reader_batch(rsv_stream_reader *sr, rsv_record_batch *out, size_t n, size_t *done)
+{
+    if (done) *done = 0;
+    if (!sr) return RSV_ERR_INVALID_ARGUMENT;
+    rsv_status st = rsv__batch_args(out, n);
+    if (st) return st;
+    rsv__batch_begin(out);
+    /* A local copy whose address does not escape: the byte stores into the
+     * caller's arrays cannot alias it, so the arena offsets stay in
+     * registers instead of being reloaded after every byte store. */
+    rsv_record_batch lb = *out, *b = &lb;
+    if (sr->diag.status) {
+        out->stop = RSV_BATCH_STOP_ERROR;
+        return RSV_ERR_POISONED;
+    }
+    uint64_t pend = rsv__kw_end_byte(rsv_reader_view(&sr->r));
+    size_t k = 0;
+    int pending = 0; /* record k-1's key is in sr->key, not yet in the arena (checks only read sr->key) */
+    for (; k < n; k++) {
+        if (RSV_UNLIKELY(rsv_reader_empty(&sr->r))) {
+            b->stop = RSV_BATCH_STOP_END;
+            break;
+        }
+        /* what a record advances, restored when it does not fit */
+        uint64_t p0 = rsv_reader_position(&sr->r), cur0 = sr->cur;
+        rsv_view bits0 = sr->cur_bits;
+        parsed p;
+        st = check_record(sr, &p, pend);
+        if (RSV_UNLIKELY(st)) break;
+        if (RSV_UNLIKELY(!rsv__batch_fits(b, (p.kept + p.S) / 8, &p.v))) {
+            rsv_reader_seek(&sr->r, p0); /* back to the record's start (no loads) */
+            sr->cur = cur0, sr->cur_bits = bits0;
+            break;
+        }
+        if (pending) rsv__batch_key(b, k - 1, sr->key), pending = 0;
+        st = store_key(sr, &p, pend);
+        if (RSV_UNLIKELY(st)) break;
+        rsv__batch_put(b, k, sr->key_len, &p.v, sr->cur, rsv_reader_position(&sr->r), pend);
+        pending = 1;
+        sr->i++;
+    }
+    if (pending) rsv__batch_key(b, k - 1, sr->key);
+    if (st) {
+        fail(sr, st);
+        b->stop = RSV_BATCH_STOP_ERROR;
+    }
+    out->key_used = lb.key_used, out->val_used = lb.val_used, out->stop = lb.stop, out->need = lb.need;
+    if (done) *done = k;
+    return st;
 }

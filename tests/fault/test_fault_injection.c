@@ -41,6 +41,7 @@
 
 #include "reservoir/kv03.h"
 #include "reservoir/merge.h"
+#include "reservoir/record_batch.h"
 #include "reservoir/stream.h"
 
 #include "../kv03_vectors.h"
@@ -450,4 +451,83 @@ Test(guarded_heap, stream_writer_roundtrip)
     rsv_stream_reader_free(&sr);
     rsv_writer_free(&out);
     guard_off();
+}
+
+/* The record batch (reservoir/record_batch.h) makes no heap allocation of
+ * its own: on a warm cursor / stream reader (reset keeps the buffers), with
+ * every allocation armed to fail, batches of 1..5 records decode §12's four
+ * records and no allocation was attempted. On a cold object the one
+ * allocation it may make (the previous-key buffer) failing gives
+ * RSV_ERR_NOMEM with no record decoded. */
+static size_t batch_all(rsv_kv03_cursor *c, rsv_stream_reader *sr, size_t n)
+{
+    size_t off[5], kl[5], vl[5], done, total = 0;
+    uint8_t kind[5], karena[64], varena[64];
+    const uint8_t *val[5];
+    rsv_record_batch b = {off, kl, kind, vl, val, NULL, NULL, karena, sizeof karena, varena, sizeof varena, 0, 0, 0, 0};
+    for (;;) {
+        rsv_status st = c ? rsv_kv03_cursor_batch(c, &b, n, &done) : rsv_stream_reader_batch(sr, &b, n, &done);
+        cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
+        for (size_t k = 0; k < done; k++) {
+            const rsv_record *w = &RECS[total + k];
+            cr_assert(kl[k] == w->key_len && !memcmp(karena + off[k], w->key, kl[k]), "record %zu", total + k);
+            cr_assert(vl[k] == w->value.len && (!vl[k] || !memcmp(val[k], w->value.data, vl[k])));
+        }
+        total += done;
+        if (b.stop == RSV_BATCH_STOP_END) return total;
+        cr_assert_eq(b.stop, RSV_BATCH_STOP_COUNT);
+    }
+}
+
+Test(fault_alloc, record_batch_allocates_nothing_when_warm)
+{
+    uint8_t *file;
+    size_t len;
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, RECS, 4, &file, &len), RSV_OK);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(file, len, NULL, &f), RSV_OK);
+    rsv_writer out;
+    rsv_writer_init(&out);
+    rsv_stream_writer sw;
+    cr_assert_eq(rsv_stream_writer_init(&sw, &out, NULL, 0), RSV_OK);
+    for (int i = 0; i < 4; i++) cr_assert_eq(rsv_stream_writer_add(&sw, RECS[i].key, RECS[i].key_len, RECS[i].value), RSV_OK);
+    rsv_view sv = rsv_view_make(rsv_writer_data(&out), 0, rsv_stream_writer_extent(&sw));
+    rsv_kv03_cursor c;
+    rsv_stream_reader sr;
+    size_t off[1], kl[1], vl[1], done = 9;
+    uint8_t kind[1], karena[8];
+    rsv_record_batch one = {off, kl, kind, vl, NULL, NULL, NULL, karena, sizeof karena, NULL, 0, 0, 0, 0, 0};
+    /* cold: the previous-key buffer cannot be had */
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_stream_reader_init(&sr, sv, NULL, 0), RSV_OK);
+    arm_alloc(0);
+    cr_assert_eq(rsv_kv03_cursor_batch(&c, &one, 1, &done), RSV_ERR_NOMEM);
+    cr_assert_eq(done, 0);
+    arm_alloc(0);
+    cr_assert_eq(rsv_stream_reader_batch(&sr, &one, 1, &done), RSV_ERR_NOMEM);
+    cr_assert_eq(done, 0);
+    disarm_alloc();
+    rsv_kv03_cursor_free(&c);
+    rsv_stream_reader_free(&sr);
+    /* warm */
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_stream_reader_init(&sr, sv, NULL, 0), RSV_OK);
+    cr_assert_eq(batch_all(&c, NULL, 4), 4);
+    cr_assert_eq(batch_all(NULL, &sr, 4), 4);
+    for (size_t n = 1; n <= 5; n++) {
+        cr_assert_eq(rsv_kv03_cursor_reset(&c, &f), RSV_OK);
+        cr_assert_eq(rsv_stream_reader_reset(&sr, sv, NULL, 0), RSV_OK);
+        arm_alloc(0);
+        cr_assert_eq(batch_all(&c, NULL, n), 4);
+        cr_assert_eq(batch_all(NULL, &sr, n), 4);
+        cr_assert_eq(alloc_count, 0, "n = %zu: %ld allocations", n, alloc_count);
+        cr_assert(!alloc_failed);
+        disarm_alloc();
+    }
+    rsv_kv03_cursor_free(&c);
+    rsv_stream_reader_free(&sr);
+    rsv_stream_writer_free(&sw);
+    rsv_writer_free(&out);
+    free(file);
 }

@@ -15,6 +15,7 @@
 #include "reservoir/record.h"
 #include "reservoir/status.h"
 #include "reservoir/stream.h"
+#include "reservoir/record_batch.h"
 #include "reservoir/version.h"
 #include "reservoir/view.h"
 #include "reservoir/writer.h"
