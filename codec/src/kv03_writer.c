@@ -97,6 +97,19 @@ rsv_status rsv_kv03_writer_init_path(rsv_kv03_writer *w, const rsv_kv03_policy *
     return RSV_OK;
 }
 
+rsv_status rsv__kv03_writer_presize(rsv_kv03_writer *w, uint64_t bytes)
+{
+    if (w->sink || !w->data.owned) return RSV_OK;
+    if (bytes > SIZE_MAX / 2) return RSV_ERR_NOMEM;
+    size_t want = (size_t)(w->data_at + bytes) + RSV__WRITER_SLACK;
+    if (want <= w->data.cap) return RSV_OK;
+    uint8_t *p = realloc(w->data.buf, want);
+    if (!p) return RSV_ERR_NOMEM;
+    w->data.buf = p;
+    w->data.cap = want;
+    return RSV_OK;
+}
+
 rsv_status rsv_kv03_writer_set_flush_bytes(rsv_kv03_writer *w, size_t bytes)
 {
     if (!w || bytes == 0) return RSV_ERR_INVALID_ARGUMENT;

@@ -30,6 +30,13 @@ static inline uint64_t rsv__kv03_writer_bits(const rsv_kv03_writer *w)
     return w->flushed_bits + rsv_writer_bits(&w->data) - 8 * w->data_at;
 }
 
+/* An in-memory writer's data buffer resized to exactly the header room,
+ * `bytes` and the store slack when it is smaller (it grows geometrically
+ * from there if needed): a caller that knows the output's size avoids the
+ * growth copies and the doubling's slack. RSV_ERR_NOMEM leaves the buffer as
+ * it was (the writer stays usable). */
+rsv_status rsv__kv03_writer_presize(rsv_kv03_writer *w, uint64_t bytes);
+
 /* Poison the writer with st (unless already poisoned) and discard its file
  * sink's temporary, if any. Merges call it when their own input fails. */
 void rsv__kv03_writer_abort(rsv_kv03_writer *w, rsv_status st);
