@@ -2,9 +2,10 @@
  * rsv_put_view / rsv_put_bytes and by the merge) on views flush against
  * PROT_NONE pages (CODES.md §1.2 A1): a view whose last byte is the last
  * readable byte before a guard page, and one whose first byte follows a
- * guard page, 0..48 bytes, bit offsets 0..7 at both ends. For each:
+ * guard page, 0..64 bytes, bit offsets 0..7 at both ends. For each:
  *  - rsv_put_view into a growable writer (after 0..7 bits);
- *  - rsv__acc_copy (the merge writer's copy, with its 64-bit bulk loop) and
+ *  - rsv__acc_copy (the merge writer's copy, with its bulk loops: 128-bit
+ *    SSE2 steps whose second load ends one byte further, then 64-bit) and
  *    rsv__copy_bits of the view's bits from every start inside it (the tail
  *    loads back up inside the view, never before its first byte);
  *  - rsv__lcp_bits of the view against an equal copy and against copies with
@@ -21,7 +22,7 @@
 #include "guardpage.h"
 #include "reservoir/writer.h"
 
-#define MAX_BYTES 48
+#define MAX_BYTES 64
 
 static unsigned bit_at(const uint8_t *p, uint64_t i) { return (p[i >> 3] >> (7 - (i & 7))) & 1u; }
 

@@ -175,12 +175,12 @@ Test(bits_fast, lcp_every_offset)
 Test(bits_fast, copy_from_inside_a_view)
 {
     for (unsigned vbeg = 0; vbeg < 8; vbeg++)
-        for (unsigned vlen = 0; vlen <= 300; vlen += 1 + (vlen > 140) * 5) {
+        for (unsigned vlen = 0; vlen <= 700; vlen += 1 + (vlen > 140) * 5 + (vlen > 300) * 24) {
             size_t n = (vbeg + vlen + 7) / 8;
             uint8_t *src = random_bytes(n);
             for (unsigned skip = 0; skip <= vlen; skip += 1 + (vlen > 40) * 6)
                 for (unsigned d = 0; d < 8; d++) {
-                    uint8_t dst[64], ref[64];
+                    uint8_t dst[128], ref[128]; /* 8 + 1 + 700 bits and the 8-byte store slack */
                     for (size_t i = 0; i < sizeof dst; i++) dst[i] = ref[i] = (uint8_t)rnd();
                     unsigned len = vlen - skip;
                     for (unsigned i = 0; i < len; i++) set_bit(ref, d + i, get_bit(src, vbeg + skip + i));
@@ -189,8 +189,9 @@ Test(bits_fast, copy_from_inside_a_view)
                     for (unsigned i = 0; i < d + len; i++)
                         cr_assert_eq(get_bit(dst, i), get_bit(ref, i), "vbeg %u vlen %u skip %u d %u bit %u",
                                      vbeg, vlen, skip, d, i);
-                    /* the merge writer's accumulator copy (64-bit bulk loop
-                     * from 128 bits on), after d + 1 bits */
+                    /* the merge writer's accumulator copy (bulk loops from
+                     * 128 bits on: 128-bit SSE2 steps, then 64-bit steps),
+                     * after d + 1 bits */
                     rsv__acc a = rsv__acc_begin(dst, d);
                     rsv__acc_bits(&a, 1, 1);
                     rsv__acc_copy(&a, src, vbeg + skip, vbeg, vbeg + vlen, len);

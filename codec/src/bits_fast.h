@@ -179,16 +179,21 @@ static inline void rsv__acc_bits(rsv__acc *a, uint64_t v, unsigned width) /* 1..
     rsv__acc_put(a, v << (64 - width), width);
 }
 
-/* The bulk of a long copy, 64 bits per step. First the accumulator is
- * brought to a byte boundary (its whole bytes stored, then 8 - n source bits
- * appended and that byte stored too), so the destination is written in
- * whole aligned-to-byte 8-byte words; each word is then one funnel shift of
- * two consecutive source words by the source's bit offset (the earlier word
- * is carried over, one load per step). Every load reads 8 bytes at or after
- * the first source byte still needed and ends at or before the source's last
- * byte (the loop bound), so it stays inside the view. Returns how many
- * source bits were consumed (0 when the source is too short for the loop);
- * the caller appends the rest. */
+/* The bulk of a long copy. First the accumulator is brought to a byte
+ * boundary (its whole bytes stored, then 8 - n source bits appended and that
+ * byte stored too), so the destination is written in whole bytes; output
+ * byte j is then source bytes j and j + 1 funnel-shifted by the source's bit
+ * offset sh. With SSE2, 16 output bytes per step: two 16-byte loads (at j
+ * and j + 1), each shifted within its 16-bit lanes and masked back to its
+ * byte's share ((x << sh) & 0xFF.. and (y >> (8 - sh)) & (0xFF >> (8 - sh))
+ * per byte; sh = 0 gives the plain copy). Then 64 bits per step: each
+ * big-endian word one funnel shift of two consecutive source words (the
+ * earlier word carried over, one load per step). Every load starts at or
+ * after the first source byte still needed and ends at or before the
+ * source's last byte (the loop bounds), so it stays inside the view; every
+ * store writes only output bytes. Returns how many source bits were
+ * consumed (0 when the source is too short for the loops); the caller
+ * appends the rest. */
 RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t sbeg,
                                               uint64_t send, uint64_t len)
 {
@@ -211,19 +216,43 @@ RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, ui
     const uint8_t *sp = src + (q >> 3);
     unsigned sh = (unsigned)(q & 7);
     uint64_t avail = end_byte - (q >> 3); /* bytes from sp to the source's end */
-    uint64_t steps = (len - head) / 64;
-    /* step i loads sp[8(i+1) .. 8(i+1)+7]: needs 8 * steps + 8 <= avail */
-    if (avail < 16) return head;
-    if (steps > avail / 8 - 1) steps = avail / 8 - 1;
+    uint64_t done = head;                 /* source bits consumed */
     uint8_t *d = a->p;
-    uint64_t w0 = rsv__load_be64_in(sp, src + (sbeg >> 3), src + end_byte);
-    for (uint64_t i = 0; i < steps; i++) {
-        uint64_t w1 = rsv__load_be64_in(sp + 8 * (i + 1), src + (sbeg >> 3), src + end_byte);
-        rsv__store_be64(d + 8 * i, (w0 << sh) | ((w1 >> 1) >> (63 - sh))); /* sh = 0: second part 0 */
-        w0 = w1;
+#if defined(RSV__HAVE_V128)
+    {
+        /* step i loads sp[16i .. 16i+15] and sp[16i+1 .. 16i+16]: needs
+         * 16 * steps + 1 <= avail; it writes 128 meant bits */
+        uint64_t steps = (len - head) / 128, fit = avail ? (avail - 1) / 16 : 0;
+        if (steps > fit) steps = fit;
+        __m128i c1 = _mm_cvtsi32_si128((int)sh), c2 = _mm_cvtsi32_si128((int)(8 - sh));
+        __m128i m1 = _mm_set1_epi8((char)(uint8_t)(0xFFu << sh)), m2 = _mm_set1_epi8((char)(uint8_t)(0xFFu >> (8 - sh)));
+        for (uint64_t i = 0; i < steps; i++) {
+            __m128i x = rsv__load_v128_in(sp + 16 * i, src + (sbeg >> 3), src + end_byte);
+            __m128i y = rsv__load_v128_in(sp + 16 * i + 1, src + (sbeg >> 3), src + end_byte);
+            x = _mm_or_si128(_mm_and_si128(_mm_sll_epi16(x, c1), m1), _mm_and_si128(_mm_srl_epi16(y, c2), m2));
+            _mm_storeu_si128((__m128i *)(void *)(d + 16 * i), x);
+        }
+        sp += 16 * steps;
+        d += 16 * steps;
+        avail -= 16 * steps;
+        done += 128 * steps;
     }
-    a->p = d + 8 * steps;
-    return head + 64 * steps;
+#endif
+    uint64_t steps = (len - done) / 64;
+    /* step i loads sp[8(i+1) .. 8(i+1)+7]: needs 8 * steps + 8 <= avail */
+    if (avail >= 16 && steps) {
+        if (steps > avail / 8 - 1) steps = avail / 8 - 1;
+        uint64_t w0 = rsv__load_be64_in(sp, src + (sbeg >> 3), src + end_byte);
+        for (uint64_t i = 0; i < steps; i++) {
+            uint64_t w1 = rsv__load_be64_in(sp + 8 * (i + 1), src + (sbeg >> 3), src + end_byte);
+            rsv__store_be64(d + 8 * i, (w0 << sh) | ((w1 >> 1) >> (63 - sh))); /* sh = 0: second part 0 */
+            w0 = w1;
+        }
+        d += 8 * steps;
+        done += 64 * steps;
+    }
+    a->p = d;
+    return done;
 }
 
 static inline void rsv__acc_copy(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t sbeg, uint64_t send,

@@ -47,8 +47,10 @@ int rsv_kv03_policy_equal(const rsv_kv03_policy *a, const rsv_kv03_policy *b)
     return a->code == b->code && a->param == b->param && a->W == b->W && a->K == b->K;
 }
 
-rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
-                                const uint8_t *code, uint64_t code_bits)
+/* in_memory: keep the room for header and directory in front of the data
+ * stream (finish then adopts the buffer as the file; one allocation here). */
+static rsv_status init(rsv_kv03_writer *w, const rsv_kv03_policy *policy, const uint8_t *code,
+                       uint64_t code_bits, int in_memory)
 {
     if (!w) return RSV_ERR_INVALID_ARGUMENT;
     memset(w, 0, sizeof *w);
@@ -70,18 +72,41 @@ rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *polic
         /* keep the code canonical: bits after c in its last byte are zero */
         rsv_bits_store(w->code, 0, rsv_view_make(code, 0, code_bits));
     }
+    if (in_memory) {
+        if (rsv_put_zeros(&w->data, 8 * RSV__KV03_DATA_AT)) return w->diag.status = RSV_ERR_NOMEM;
+        w->data_at = RSV__KV03_DATA_AT;
+    }
     w->diag.status = RSV_OK;
     return RSV_OK;
+}
+
+rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
+                                const uint8_t *code, uint64_t code_bits)
+{
+    return init(w, policy, code, code_bits, 1);
 }
 
 rsv_status rsv_kv03_writer_init_path(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
                                      const uint8_t *code, uint64_t code_bits, const char *path)
 {
-    rsv_status st = rsv_kv03_writer_init(w, policy, code, code_bits);
+    rsv_status st = init(w, policy, code, code_bits, 0);
     if (st) return st;
     if (!path) return w->diag.status = RSV_ERR_INVALID_ARGUMENT;
     st = rsv__sink_open(&w->sink, path);
     if (st) return w->diag.status = st; /* poisoned like any failed init */
+    return RSV_OK;
+}
+
+rsv_status rsv__kv03_writer_presize(rsv_kv03_writer *w, uint64_t bytes)
+{
+    if (w->sink || !w->data.owned) return RSV_OK;
+    if (bytes > SIZE_MAX / 2) return RSV_ERR_NOMEM;
+    size_t want = (size_t)(w->data_at + bytes) + RSV__WRITER_SLACK;
+    if (want <= w->data.cap) return RSV_OK;
+    uint8_t *p = realloc(w->data.buf, want);
+    if (!p) return RSV_ERR_NOMEM;
+    w->data.buf = p;
+    w->data.cap = want;
     return RSV_OK;
 }
 
@@ -98,7 +123,7 @@ void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *
     memset(out, 0, sizeof *out);
     out->data_bits = rsv__kv03_writer_bits(w);
     out->flushed_bytes = w->flushed_bits / 8;
-    out->buffered_bytes = rsv_writer_nbytes(&w->data);
+    out->buffered_bytes = rsv_writer_nbytes(&w->data) - w->data_at;
     out->buffered_max = w->buffered_max;
     out->buffer_capacity = w->data.cap;
     out->offset_bytes = 8 * w->offsets_cap;
@@ -146,7 +171,7 @@ static rsv_status fail(rsv_kv03_writer *w, rsv_status st)
  * last byte (its unused low bits are zero, the rsv_writer invariant). */
 static rsv_status after_record(rsv_kv03_writer *w)
 {
-    size_t nbytes = rsv_writer_nbytes(&w->data);
+    size_t nbytes = rsv_writer_nbytes(&w->data) - (size_t)w->data_at;
     if (nbytes > w->buffered_max) w->buffered_max = nbytes;
     if (!w->sink || nbytes <= w->sink->flush_bytes) return RSV_OK;
     size_t whole = (size_t)(w->data.nbits / 8);

@@ -16,11 +16,26 @@ rsv_status rsv__kv03_writer_code(rsv_kv03_writer *w, rsv_view code);
 rsv_status rsv__kv03_writer_add_framed(rsv_kv03_writer *w, uint64_t lcp, uint64_t key_bits,
                                        rsv_view suffix, const rsv_value_span *v);
 
-/* Data-stream bits written so far: flushed to a file sink + still buffered. */
+/* File byte where section 0 (the data stream) starts: the envelope header,
+ * then the directory, whose length is a multiple of 8 (KV03.md §5.1, §7). An
+ * in-memory writer's buffer keeps this many bytes in front of the stream
+ * (rsv_kv03_writer.data_at). */
+#define RSV__KV03_DATA_AT (RSV_KV03_HEADER_BYTES + RSV_KV03_DIRECTORY_BYTES)
+_Static_assert(RSV_KV03_DIRECTORY_BYTES % 8 == 0, "section 0 follows the directory without a gap");
+
+/* Data-stream bits written so far: flushed to a file sink + still buffered
+ * (the front room of an in-memory writer is not stream). */
 static inline uint64_t rsv__kv03_writer_bits(const rsv_kv03_writer *w)
 {
-    return w->flushed_bits + rsv_writer_bits(&w->data);
+    return w->flushed_bits + rsv_writer_bits(&w->data) - 8 * w->data_at;
 }
+
+/* An in-memory writer's data buffer resized to exactly the header room,
+ * `bytes` and the store slack when it is smaller (it grows geometrically
+ * from there if needed): a caller that knows the output's size avoids the
+ * growth copies and the doubling's slack. RSV_ERR_NOMEM leaves the buffer as
+ * it was (the writer stays usable). */
+rsv_status rsv__kv03_writer_presize(rsv_kv03_writer *w, uint64_t bytes);
 
 /* Poison the writer with st (unless already poisoned) and discard its file
  * sink's temporary, if any. Merges call it when their own input fails. */

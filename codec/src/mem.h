@@ -13,6 +13,26 @@
 
 #include "debug_assert.h"
 
+/* ---- the one vector load (x86-64 SSE2; private: it needs <emmintrin.h>,
+ * which the public mem_impl.h does not pull into callers) -------------------
+ * rsv__load_v128_in(p, lo, hi): the 16 bytes at p, [p, p + 16) within
+ * [lo, hi); checked like every rsv__load_*_in under RSV_LOAD_CHECK. */
+#if defined(__SSE2__) && !defined(RSV_PORTABLE_BITS)
+#include <emmintrin.h>
+#define RSV__HAVE_V128 1
+static inline __m128i rsv__mem_v128(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+#ifdef RSV_LOAD_CHECK
+static inline __m128i rsv__lc_v128(const uint8_t *p, const void *lo, const void *hi, const char *file, int line)
+{
+    rsv__load_check(p, 16, lo, hi, file, line);
+    return rsv__mem_v128(p);
+}
+#define rsv__load_v128_in(p, lo, hi) rsv__lc_v128((p), (lo), (hi), __FILE__, __LINE__)
+#else
+#define rsv__load_v128_in(p, lo, hi) rsv__mem_v128(p)
+#endif
+#endif
+
 /* x big-endian into p[0..8). */
 static inline void rsv__store_be64(uint8_t *p, uint64_t x)
 {

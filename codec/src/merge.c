@@ -88,6 +88,18 @@ static rsv_status init(rsv__merge *m, const rsv_kv03_file *const *inputs, size_t
     st = to_path ? rsv_kv03_writer_init_path(&m->out, &inputs[0]->policy, NULL, 0, path)
                  : rsv_kv03_writer_init(&m->out, &inputs[0]->policy, NULL, 0);
     if (st) return poison(m, st, n, 0, 0);
+    if (!to_path) {
+        /* The output rarely outgrows the inputs together (every record of it
+         * is one of theirs, framed against a neighbour at least as close):
+         * size the buffer to that up front, so growth never moves the stream
+         * and finish adopts the buffer as the file without copying it
+         * (kv03_envelope.c; an overlap's buffer keeps up to half its size
+         * unused). Only a hint: a failure is absorbed (the buffer then grows
+         * as usual). */
+        uint64_t bytes = 0;
+        for (size_t i = 0; i < n; i++) bytes += inputs[i]->size < UINT64_MAX / 16 - bytes ? inputs[i]->size : 0;
+        (void)rsv__kv03_writer_presize(&m->out, bytes);
+    }
     m->n = n;
     m->flags = flags;
     for (size_t i = 0; i < n; i++) {

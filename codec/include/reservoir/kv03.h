@@ -100,11 +100,18 @@ typedef struct rsv_kv03_writer {
     uint64_t trans_R;    /* fresh and N > 0: lcp(previous code, new code) */
     uint64_t trans_cont; /* fresh and N > 0: the previous record's logical length */
     struct rsv__codes *codes;
+    /* In-memory writers: `data` starts with this many zero bytes, the room
+     * for the envelope header and directory in front of section 0 (which
+     * always starts at file byte 288), so finish hands out `data`'s buffer
+     * as the file instead of copying the stream. 0 with a file sink. */
+    uint64_t data_at;
 } rsv_kv03_writer;
 
 /* code = NULL selects the default C0 = `0` (code_bits ignored); otherwise C0
  * is the first code_bits bits (MSB-first) of code, 0..512 bits, longer →
- * RSV_ERR_TOO_LARGE. Policy errors: RSV_ERR_BAD_BACKSPACE, RSV_ERR_BAD_POLICY. */
+ * RSV_ERR_TOO_LARGE. Policy errors: RSV_ERR_BAD_BACKSPACE, RSV_ERR_BAD_POLICY;
+ * RSV_ERR_NOMEM when the data buffer (with the header room, see data_at)
+ * cannot be allocated. */
 RSV_API rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
                                         const uint8_t *code, uint64_t code_bits);
 /* Append one record. Keys must strictly increase (RSV_ERR_UNSORTED); any
