@@ -11,8 +11,8 @@
  *            by hand (batch: rsv_oracle_read_eg_n / rsv_oracle_read_golomb_n) */
 #include <stdlib.h>
 
-#include "mix.h"
 #include "side.h"
+#include "workloads.h"
 #include "workload.h"
 
 #include "reservoir/oracle.h"
@@ -23,8 +23,7 @@ enum code_kind { CODE_EG, CODE_GOLOMB };
 typedef struct count_case {
     enum code_kind kind;
     uint64_t param; /* EG order k or Golomb modulus m */
-    int wide;       /* eg0-wide: mask(i mod 65) instead of `mask` */
-    uint64_t mask;
+    rsv_wl_count_case values; /* v_i: tools/workloads, shared with rsv gen-counts */
     int batch;
 } count_case;
 
@@ -41,15 +40,7 @@ typedef struct counts_state {
     uint64_t *chunk; /* batch destination, BATCH_CHUNK values */
 } counts_state;
 
-static uint64_t value_of(const count_case *c, uint64_t i)
-{
-    if (c->wide) {
-        unsigned w = (unsigned)(i % 65);
-        uint64_t m = w < 64 ? (UINT64_C(1) << w) - 1 : UINT64_MAX; /* w = 64: no shift by 64 */
-        return rsv_bench_mix(i) & m;
-    }
-    return rsv_bench_mix(i) & c->mask;
-}
+static uint64_t value_of(const count_case *c, uint64_t i) { return rsv_wl_count_value(c->values, i); }
 
 /* ---- timed bodies --------------------------------------------------------- */
 
@@ -212,14 +203,14 @@ static int counts_prepare(const rsv_bench_params *p, void *module_state, const v
     return 0;
 }
 
-static const count_case k_eg0_small = {CODE_EG, 0, 0, 127, 0};
-static const count_case k_eg0_wide = {CODE_EG, 0, 1, 0, 0};
-static const count_case k_eg3 = {CODE_EG, 3, 0, 1023, 0};
-static const count_case k_g7 = {CODE_GOLOMB, 7, 0, 127, 0};
-static const count_case k_eg0_small_b = {CODE_EG, 0, 0, 127, 1};
-static const count_case k_eg0_wide_b = {CODE_EG, 0, 1, 0, 1};
-static const count_case k_eg3_b = {CODE_EG, 3, 0, 1023, 1};
-static const count_case k_g7_b = {CODE_GOLOMB, 7, 0, 127, 1};
+static const count_case k_eg0_small = {CODE_EG, 0, RSV_WL_EG0_SMALL, 0};
+static const count_case k_eg0_wide = {CODE_EG, 0, RSV_WL_EG0_WIDE, 0};
+static const count_case k_eg3 = {CODE_EG, 3, RSV_WL_EG3, 0};
+static const count_case k_g7 = {CODE_GOLOMB, 7, RSV_WL_G7, 0};
+static const count_case k_eg0_small_b = {CODE_EG, 0, RSV_WL_EG0_SMALL, 1};
+static const count_case k_eg0_wide_b = {CODE_EG, 0, RSV_WL_EG0_WIDE, 1};
+static const count_case k_eg3_b = {CODE_EG, 3, RSV_WL_EG3, 1};
+static const count_case k_g7_b = {CODE_GOLOMB, 7, RSV_WL_G7, 1};
 
 /* Normative order first (WORKLOADS.md §5), then the batch variants. */
 static const rsv_bench_spec k_specs[] = {
