@@ -205,6 +205,34 @@ Test(kv03_v2_crafted, transition_to_a_smaller_code_unsorted)
     check_built("11 -> 10", &s, (expect){RSV_ERR_UNSORTED, 4, 123, RSV_ERR_UNSORTED});
 }
 
+Test(kv03_v2_crafted, transition_back_to_code_0_sharing_the_retained_prefix)
+{
+    /* codes {0000, 0001}: section 5 is one byte 01 (7 zero gap bytes follow).
+     * Record 0 (seed 1, C = `0001`): R = EG0 4 `00101`, S = 8 `0001001`,
+     * "a" `01100001`, tombstone `0`: 21 bits, cont 12. Record 1: backspace 9
+     * (EG0 `0001010`) → R = 3 < 4, P = `000`, which code 0 has too (its 4
+     * bits are at least R long), so a tail bit is read: `0` → C = `0000`;
+     * S = 8 `0001001`, "b" `01100010`, `0`: 24 bits → the codes decide step
+     * 7, UNSORTED after the record, bit 45. With tail `1`, P = `0001` = Cp →
+     * SORT_TRANSITION after the tail bit, 21 + 7 + 1 = 29. (Code 0 is the
+     * first entry of the prefix range: a range search that misjudges whether
+     * D_0 is long enough to hold P finds only Cp and fails at bit 28.) */
+    static const char *codes[2] = {"0000", "0001"};
+    static const uint64_t offs[1] = {0}, seeds[1] = {1};
+    const char *data[2] = {"00101 0001001 01100001 0  0001010 0 0001001 01100010 0",
+                           "00101 0001001 01100001 0  0001010 1 0001001 01100010 0"};
+    const expect want[2] = {{RSV_ERR_UNSORTED, 1, 45, RSV_ERR_UNSORTED},
+                            {RSV_ERR_SORT_TRANSITION, 1, 29, RSV_ERR_SORT_TRANSITION}};
+    for (int k = 0; k < 2; k++) {
+        rsv_kv03b_spec s = {{RSV_BACKSPACE_EG, 0, 15, 15}, 2, data[k], offs, 12, 0, 0, codes, 2, seeds};
+        uint8_t *b;
+        size_t n;
+        cr_assert_eq(rsv_kv03b_build(&s, &b, &n), 0);
+        check(data[k], b, n, want[k]);
+        free(b);
+    }
+}
+
 Test(kv03_v2_crafted, transition_skipping_a_code_unused_selector)
 {
     /* §12.5 with data bit 57 set: record 2's tail `11` names code 2 directly;

@@ -250,6 +250,8 @@ cmd_nightly() {
     # completes the set over several nights. RSV_NIGHTLY_MUTATION=0 skips it.
     if [[ ${RSV_NIGHTLY_MUTATION:-1} != 0 ]]; then
         local mdir="$BUILD_ROOT/mutation-nightly" mrc=0
+        # not --select-by-coverage: its map misses test processes that cannot
+        # write their .gcda (docs/mutation.md, "Test selection by coverage")
         local margs=(--jobs "$cores" --build-dir "$BUILD_ROOT/mutation" --report-dir "$mdir" --resume)
         [[ -n ${RSV_NIGHTLY_MUTATION_MINUTES:-} ]] && margs+=(--budget-minutes "$RSV_NIGHTLY_MUTATION_MINUTES")
         echo "+ tests/mutation/run ${margs[*]}"

@@ -338,6 +338,41 @@ Test(fault_alloc, merge_path_every_allocation_fails_cleanly) { sweep(op_merge_pa
 /* A write that returns 0 for n > 0 makes no progress: rsv__write_all reports
  * it (-1) instead of calling write again, whatever errno holds (here a stale
  * EINTR, which for a real EINTR return (-1) would mean "retry"). */
+/* KV03.md §9.2 (end): writers are poisoned by their first failure. A finish
+ * that fails for want of memory (each allocation it makes failing in turn)
+ * leaves the writer poisoned: finishing again is RSV_ERR_POISONED, not a
+ * second attempt that succeeds now that memory is back. */
+Test(fault_alloc, memory_writer_failed_finish_poisons_the_writer)
+{
+    int failed = 0;
+    for (long k = 0;; k++) {
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        rsv_kv03_writer w;
+        uint8_t *out = NULL;
+        size_t n = 0;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        cr_assert_eq(add_12(&w), RSV_OK);
+        arm_alloc(k);
+        rsv_status st = rsv_kv03_writer_finish(&w, &out, &n);
+        disarm_alloc();
+        if (st == RSV_OK) { /* no failure left to inject (or one the codec absorbed) */
+            expect_file_12_3(out, n, "finish");
+            free(out);
+            rsv_kv03_writer_free(&w);
+            if (!alloc_failed) break;
+            continue;
+        }
+        cr_assert(alloc_failed);
+        cr_assert_eq(st, RSV_ERR_NOMEM, "allocation %ld of finish failed: %s", k, rsv_status_name(st));
+        st = rsv_kv03_writer_finish(&w, &out, &n);
+        cr_assert_eq(st, RSV_ERR_POISONED, "finish after a failed finish (allocation %ld): %s", k,
+                     rsv_status_name(st));
+        rsv_kv03_writer_free(&w);
+        failed++;
+    }
+    cr_assert_gt(failed, 0);
+}
+
 Test(fault_write, zero_progress_is_an_error_not_a_retry)
 {
     int fd = open("/dev/null", O_WRONLY);
@@ -417,6 +452,123 @@ Test(guarded_heap, path_writer) { guarded_run(op_path_writer, 1, "path writer");
 Test(guarded_heap, memory_writer) { guarded_run(op_memory_writer, 0, "in-memory writer"); }
 Test(guarded_heap, merge) { guarded_run(op_merge, 0, "merge"); }
 Test(guarded_heap, merge_path) { guarded_run(op_merge_path, 1, "merge to a path"); }
+
+/* One record (key of L bytes, 1-byte value) through rsv_kv03_writer_add,
+ * for L = 1…300: the data stream (KV03.md §3.2 with the default policy,
+ * C0 = `0`, record 0: EG0(1) `010`, EG0(8L), 8L key bits, `1` EG0(1) `010`,
+ * 8 value bits) takes 3 + eg0(8L) + 8L + 1 + 3 + 8 bits, so its byte length
+ * runs through 4…305 (all but 7 and 68: eg0 grows by 2 there), 64, 128 and
+ * 256 included, and at some L it fills the writer's growable buffer to its
+ * last byte (with 64-byte first growth and doubling, the 64-byte stream). In guarded mode that buffer
+ * ends right before a PROT_NONE page, so a copy of the data stream into the
+ * file that reads one byte more faults. Each file reads back (open, scan,
+ * cursor) as the record written. */
+Test(guarded_heap, memory_writer_data_stream_of_every_length)
+{
+    int run = 0, pow2 = 0;
+    for (size_t L = 1; L <= 300; L++) {
+        guarded = 1;
+        uint8_t *key = malloc(L), *val = malloc(1);
+        cr_assert(key && val);
+        for (size_t i = 0; i < L; i++) key[i] = (uint8_t)('a' + i % 26);
+        val[0] = 0x5a;
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        rsv_kv03_writer w;
+        uint8_t *out = NULL;
+        size_t n = 0;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        rsv_value v = {RSV_VALUE_PRESENT, val, 1};
+        cr_assert_eq(rsv_kv03_writer_add(&w, key, L, v), RSV_OK, "L = %zu", L);
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK, "L = %zu", L);
+        rsv_kv03_writer_free(&w);
+        guarded = 0; /* the checks below allocate through libc */
+        unsigned e = 1; /* eg0(8L) = 2 bitlen(8L + 1) - 1 */
+        while ((UINT64_C(1) << e) <= 8 * L + 1) e++;
+        uint64_t extent = 3 + (2 * e - 1) + 8 * L + 1 + 3 + 8;
+        rsv_kv03_file f;
+        cr_assert_eq(rsv_kv03_open(out, n, NULL, &f), RSV_OK, "L = %zu", L);
+        cr_assert_eq(f.extent, extent, "L = %zu: extent %llu", L, (unsigned long long)f.extent);
+        pow2 += (extent + 7) / 8 == 64 || (extent + 7) / 8 == 128 || (extent + 7) / 8 == 256;
+        rsv_kv03_diag dg;
+        cr_assert_eq(rsv_kv03_scan(&f, &dg), RSV_OK, "L = %zu", L);
+        rsv_kv03_cursor c;
+        rsv_kv03_entry en;
+        int more = 0;
+        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+        cr_assert_eq(rsv_kv03_cursor_record(&c, &en, &more), RSV_OK);
+        cr_assert(more);
+        cr_assert_eq(en.key_len, L);
+        cr_assert(memcmp(en.key, key, L) == 0, "L = %zu: key", L);
+        cr_assert_eq(en.value.kind, RSV_VALUE_PRESENT);
+        cr_assert_eq(en.value.len, 1);
+        cr_assert_eq(en.value.data[0], 0x5a);
+        cr_assert_eq(rsv_kv03_cursor_record(&c, &en, &more), RSV_OK);
+        cr_assert(!more);
+        rsv_kv03_cursor_free(&c);
+        guarded = 1;
+        free(out);
+        free(key);
+        free(val);
+        guarded = 0;
+        cr_assert_eq(ngblocks, 0, "L = %zu: %zu guarded blocks not freed", L, ngblocks);
+        run++;
+    }
+    cr_assert_eq(run, 300);
+    cr_assert_eq(pow2, 3);
+}
+
+/* N = nb·15 records (default policy, W = 15) for nb = 1…33 blocks, each a
+ * distinct 2-byte big-endian key with a tombstone, written with every heap
+ * allocation flush against a PROT_NONE page: the block-offset table grows by
+ * doubling from 16 entries, so nb = 16 and 32 fill it exactly, and finish's
+ * EF needs one entry more (r_nb, KV03.md §4) than the blocks: a store past
+ * the table faults. Each file reads back (open, scan, cursor) as the
+ * records written. */
+Test(guarded_heap, memory_writer_block_counts_at_table_capacity)
+{
+    int run = 0;
+    for (unsigned nb = 1; nb <= 33; nb++) {
+        unsigned N = 15 * nb;
+        guarded = 1;
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        rsv_kv03_writer w;
+        uint8_t *out = NULL;
+        size_t n = 0;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        for (unsigned i = 0; i < N; i++) {
+            uint8_t key[2] = {(uint8_t)(i >> 8), (uint8_t)i};
+            rsv_value v = {RSV_VALUE_TOMBSTONE, NULL, 0};
+            cr_assert_eq(rsv_kv03_writer_add(&w, key, 2, v), RSV_OK, "nb = %u, record %u", nb, i);
+        }
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK, "nb = %u", nb);
+        rsv_kv03_writer_free(&w);
+        guarded = 0;
+        rsv_kv03_file f;
+        rsv_kv03_diag dg;
+        cr_assert_eq(rsv_kv03_open(out, n, NULL, &f), RSV_OK, "nb = %u", nb);
+        cr_assert_eq(rsv_kv03_scan(&f, &dg), RSV_OK, "nb = %u", nb);
+        rsv_kv03_cursor c;
+        rsv_kv03_entry en;
+        int more = 0;
+        unsigned i = 0;
+        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+        for (;; i++) {
+            cr_assert_eq(rsv_kv03_cursor_next(&c, &en, &more), RSV_OK, "nb = %u, record %u", nb, i);
+            if (!more) break;
+            cr_assert_eq(en.key_len, 2);
+            cr_assert(en.key[0] == (uint8_t)(i >> 8) && en.key[1] == (uint8_t)i, "nb = %u, record %u", nb, i);
+            cr_assert_eq(en.value.kind, RSV_VALUE_TOMBSTONE);
+        }
+        cr_assert_eq(i, N, "nb = %u: %u records read", nb, i);
+        rsv_kv03_cursor_free(&c);
+        guarded = 1;
+        free(out);
+        guarded = 0;
+        cr_assert_eq(ngblocks, 0, "nb = %u: %zu guarded blocks not freed", nb, ngblocks);
+        run++;
+    }
+    cr_assert_eq(run, 33);
+}
 
 /* A stream (§10) of §12's records written from guarded keys and values and
  * read back: the same four records (the reader defines nothing here; a

@@ -92,13 +92,15 @@ def sync_tree(src, dst):
                 os.unlink(os.path.join(d, f))
 
 
-def tree_fingerprint(src):
+def tree_fingerprint(src, skip=()):
     """sha1 over every file the private copy holds: --resume reuses results
-    only from a run over exactly this tree."""
+    only from a run over exactly this tree. skip: path prefixes to leave out
+    (the coverage map ignores the runner and its docs)."""
     h = hashlib.sha1()
     for d, dirs, files in os.walk(src):
         rel = os.path.relpath(d, src)
         dirs[:] = sorted(x for x in dirs if not (rel == "." and x in EXCLUDED_DIRS) and x != "__pycache__")
+        files = [f for f in files if not os.path.normpath(os.path.join(rel, f)).startswith(tuple(skip))]
         for f in sorted(files):
             p = os.path.join(d, f)
             if os.path.isfile(p) and not os.path.islink(p):
@@ -106,6 +108,14 @@ def tree_fingerprint(src):
                 with open(p, "rb") as fh:
                     h.update(hashlib.sha1(fh.read()).digest())
     return h.hexdigest()
+
+
+def has_option(root, name):
+    """True when the top-level CMakeLists.txt declares option(name ...)."""
+    try:
+        return ("option(%s " % name) in open(os.path.join(root, "CMakeLists.txt")).read()
+    except OSError:
+        return False
 
 
 def patch_shared_codec(src):
@@ -322,6 +332,10 @@ class Worker:
                 "-DRSV_BUILD_BENCH=OFF", "-DCMAKE_LINK_DEPENDS_NO_SHARED=ON"]
         if self.o.load_check:
             args.append("-DRSV_LOAD_CHECK=ON")
+        if self.o.link == "shared" and has_option(self.root, "RSV_HIDDEN_VISIBILITY"):
+            # the shared codec exports the rsv__ internals the tests call, so
+            # the shared link works (no static fallback); the abi tests drop out
+            args.append("-DRSV_HIDDEN_VISIBILITY=OFF")
         return args + list(self.o.cmake_arg)
 
     def setup(self):
@@ -380,10 +394,15 @@ class Worker:
             t.base = base_times.get(t.name, t.base or 1.0)
         self.tests.sort(key=lambda t: (t.base, t.name))
 
-    def evaluate(self, m, text, stop=None):
-        """Classify one mutant; the private copy is restored before returning."""
+    def evaluate(self, m, text, stop=None, only=None, why=None):
+        """Classify one mutant; the private copy is restored before returning.
+        only: the names of the tests to run (None: all; coverage selection)."""
         path = os.path.join(self.src, m.file)
         res = {"id": m.id}
+        tests = self.tests if only is None else [t for t in self.tests if t.name in only]
+        if only is not None:
+            res["selected"] = len(tests)
+            res["selection"] = why
         before = object_files(self.build)
         try:
             with open(path, "w", encoding="utf-8") as fh:
@@ -410,7 +429,7 @@ class Worker:
                 return res
             t1 = time.monotonic()
             killers = []
-            for t in self.tests:
+            for t in tests:
                 if stop is not None and stop.is_set():
                     raise KeyboardInterrupt
                 v, dt, why = t.run(self.o.timeout_factor * t.base + self.o.timeout_slack)
@@ -421,6 +440,8 @@ class Worker:
             res["test_s"] = round(time.monotonic() - t1, 2)
             if not killers:
                 res["status"] = SURVIVED
+                if not tests:
+                    res["detail"] = "no gate test executes the mutated code (%s)" % why
             else:
                 res["status"] = TIMEOUT if all(k["verdict"] == "timeout" for k in killers) else KILLED
                 res["killers"] = killers
@@ -428,3 +449,20 @@ class Worker:
         finally:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(text)
+
+
+class CoverageWorker(Worker):
+    """The coverage tree (covselect.py): the workers' configuration at -O0
+    with --coverage, in <build-dir>/coverage; never mutated."""
+
+    def __init__(self, root, opts):
+        super().__init__(0, root, opts)
+        self.dir = os.path.join(opts.build_dir, "coverage")
+        self.src = os.path.join(self.dir, "src")
+        self.build = os.path.join(self.dir, "build")
+        self.log = os.path.join(self.dir, "build.log")
+
+    def cmake_args(self):
+        a = ["-DCMAKE_C_FLAGS_DEBUG=-O0 -g --coverage" if x.startswith("-DCMAKE_C_FLAGS_DEBUG=") else x
+             for x in super().cmake_args()]
+        return a + ["-DCMAKE_EXE_LINKER_FLAGS=--coverage", "-DCMAKE_SHARED_LINKER_FLAGS=--coverage"]

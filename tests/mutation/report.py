@@ -66,7 +66,10 @@ def write(o, meta, sel, mutants, results, equiv):
     denom = killed + st[engine.SURVIVED]
     score = 100.0 * killed / denom if denom else None
     survivors = [r for r in rows if r["status"] == engine.SURVIVED]
-    stale = sorted(i for i in equiv if i not in all_ids)
+    # an id's prefix names its file (<file>_<ext>.op.hash): with --only, the
+    # entries of files not generated are not judged
+    prefixes = {i.split(".")[0] for i in all_ids}
+    stale = sorted(i for i in equiv if i not in all_ids and i.split(".")[0] in prefixes)
     refuted = sorted(r["id"] for r in rows if r["id"] in equiv and r["status"] in (engine.KILLED, engine.TIMEOUT))
     per_op = collections.defaultdict(collections.Counter)
     per_file = collections.defaultdict(collections.Counter)
@@ -90,6 +93,11 @@ def write(o, meta, sel, mutants, results, equiv):
         "mean_mutant_s": round(sum(timed) / len(timed), 2) if timed else None,
         "first_killers": dict(killers.most_common()),
     }
+    chosen = [r for r in rows if "selected" in r]
+    if chosen:  # --select-by-coverage
+        summary["coverage_selection"] = {
+            "mutants": len(chosen), "mean_tests_run_or_selected": round(sum(r["selected"] for r in chosen) / len(chosen), 1),
+            "no_test_executes": sorted(r["id"] for r in chosen if r["selected"] == 0)}
     summary.update({k: v for k, v in meta.items() if k != "id"})
     os.makedirs(o.report_dir, exist_ok=True)
     with open(os.path.join(o.report_dir, "mutation-report.json"), "w") as fh:
@@ -134,6 +142,10 @@ def markdown(s, rows, per_op, per_file, equiv):
     if s.get("wall_s") is not None:
         out.append("| wall time (setup %.0f s + mutants %.0f s) | %.0f s |" % (
             s.get("setup_s", 0), s.get("mutants_s", 0), s["wall_s"]))
+    cs = s.get("coverage_selection")
+    if cs:
+        out.append("| coverage selection: mutants / mean tests selected / no test executes the code (SURVIVED unrun) "
+                   "| %d / %.1f / %d |" % (cs["mutants"], cs["mean_tests_run_or_selected"], len(cs["no_test_executes"])))
     out.append("| configure arguments | `%s` |" % " ".join(s.get("cmake_args", [])))
     out += ["", "## By operator", "", "| operator | generated | " + " | ".join(cols) + " |",
             "|---|---:|" + "---:|" * len(cols)]

@@ -10,6 +10,7 @@ import unittest
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cmut  # noqa: E402
+import covselect  # noqa: E402
 import engine  # noqa: E402
 
 FIXTURE = r'''#include <stdint.h>
@@ -168,6 +169,42 @@ class Support(unittest.TestCase):
             f.write(b"not an elf")
             f.flush()
             self.assertEqual(len(engine.elf_code_hash(f.name)), 40)
+
+
+class CoverageSelection(unittest.TestCase):
+    """covselect.Selector on a hand-written map: f() spans lines 10-20 with
+    code on 11, 12, 14 and 18; t1 ran 11 and 12, t2 ran 11 and 18 (an
+    inline function of the same file instantiated in two translation units
+    is one range); t3 failed in the coverage build."""
+    MAP = {"lines": {"a.c": [11, 12, 14, 18]}, "functions": {"a.c": [[10, 20], [10, 20]]},
+           "tests": {"t1": {"a.c": [11, 12]}, "t2": {"a.c": [11, 18]}},
+           "fn_tests": {"a.c": {"10-20": ["t1", "t2"]}}, "failed": ["t3"]}
+
+    def setUp(self):
+        self.s = covselect.Selector(self.MAP)
+
+    def test_line_with_code(self):
+        self.assertEqual(self.s.select("a.c", 12)[0], {"t1", "t2", "t3"})  # window 10..14: 11, 12
+        self.assertEqual(self.s.select("a.c", 18)[0], {"t2", "t3"})  # window 16..20
+
+    def test_unexecuted_line_selects_only_the_failed(self):
+        # 14's window 12..16 holds 12 (t1): t1; nobody ran 14 itself, but a
+        # literal of 14 may be used by 12's code
+        self.assertEqual(self.s.select("a.c", 14)[0], {"t1", "t3"})
+        m = dict(self.MAP, failed=[])
+        self.assertEqual(covselect.Selector(m).select("a.c", 18)[0], {"t2"})
+
+    def test_line_without_code_takes_the_function(self):
+        self.assertEqual(self.s.select("a.c", 16)[0], {"t1", "t2", "t3"})
+
+    def test_file_scope_takes_all(self):
+        self.assertIsNone(self.s.select("a.c", 5)[0])
+        self.assertIsNone(self.s.select("b.c", 12)[0])
+
+    def test_nothing_executes(self):
+        m = {"lines": {"a.c": [30]}, "functions": {"a.c": [[29, 31]]}, "tests": {"t1": {"a.c": [11]}},
+             "fn_tests": {}, "failed": []}
+        self.assertEqual(covselect.Selector(m).select("a.c", 30)[0], set())
 
 
 if __name__ == "__main__":
