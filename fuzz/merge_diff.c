@@ -143,8 +143,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int multi = (flags >> 6) & 1u;
     rsv_kvf_set set;
     size_t tomb_code = SIZE_MAX;
+    /* The oracle merge re-encodes through encode_v2, whose selector check is
+     * quadratic in the output's record count (kv03_fuzz.h): a bulk pool is
+     * capped by the code length. */
+    if (!multi) rsv_kvf_recs_cap(&pool, code.bits + 1); /* + 1: mode 6 may lengthen C0 */
     if (multi) {
         rsv_kvf_gen_code_set(&in, 0, &set);
+        rsv_kvf_recs_cap(&pool, rsv_kvf_set_max_bits(&set) + 1); /* + 1: mode 6 may lengthen one */
         rsv_kvf_assign_codes(&in, &set, 1, &pool);
         size_t t = rsv_fuzz_u8(&in) % (set.m + 1);
         if (t < set.m) tomb_code = t;

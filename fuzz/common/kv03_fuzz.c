@@ -220,6 +220,20 @@ void rsv_kvf_gen_records(rsv_fuzz_producer *p, int sorted, rsv_kvf_recs *out)
     free(g);
 }
 
+size_t rsv_kvf_quadratic_cap(uint64_t code_bits)
+{
+    const uint64_t budget = 250u * 250u * 16u, c = code_bits > 16 ? code_bits : 16;
+    uint64_t n = 250;
+    while (n > RSV_KVF_MAX_RECORDS && n * n * c > budget) n--;
+    return (size_t)n;
+}
+
+void rsv_kvf_recs_cap(rsv_kvf_recs *r, uint64_t code_bits)
+{
+    size_t cap = rsv_kvf_quadratic_cap(code_bits);
+    if (r->n > cap) r->n = cap; /* the arrays keep their size; free() is unchanged */
+}
+
 void rsv_kvf_recs_from_oracle(const rsv_oracle_records *in, rsv_kvf_recs *out)
 {
     size_t n = in->count, kbytes = 0, vbytes = 0;
