@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "guard_arena.h"
+#include "kv03_diff.h"
 #include "params.h"
 
 _Noreturn void rsv_kvf_fail(const char *target, const char *fmt, ...)
@@ -34,10 +35,7 @@ static void *xmalloc(size_t n)
 void rsv_kvf_policy_from_oracle(const rsv_oracle_kv03_policy *o, rsv_kvf_policy *out)
 {
     out->oracle = *o;
-    out->codec.code = o->bs_kind == RSV_ORACLE_BACKSPACE_GOLOMB ? RSV_BACKSPACE_GOLOMB : RSV_BACKSPACE_EG;
-    out->codec.param = o->bs_param;
-    out->codec.W = o->W;
-    out->codec.K = o->K;
+    out->codec = rsv_kv03d_codec_policy(o);
 }
 
 void rsv_kvf_gen_policy(rsv_fuzz_producer *p, rsv_kvf_policy *out)
