@@ -21,7 +21,8 @@
  *             u8 vsel: vsel % 3 = 0 tombstone, 1 present-empty,
  *               2 present, u8 len % 33 bytes, each u8
  *           else bulk: N = 250 + 40 (nsel - 240) records with 2-byte keys 3i,
- *             value every 7th present (1 byte = i), others tombstones.
+ *             value every 7th present (1 byte = i), others tombstones
+ *             (kv03_roundtrip and merge_diff keep a prefix: rsv_kvf_recs_cap).
  *           Generated keys are sorted and deduplicated (the last value wins)
  *           unless the caller asks for the raw order.
  * Exhausted inputs read zeros, so every input is valid and deterministic. */
