@@ -98,10 +98,16 @@ int rsv_kv03d_stream_reader(rsv_stream_reader *sr, rsv_status st, rsv_view v, co
         return fail(rep, "stream: init failed (%s) but the oracle's error is at record %llu bit %llu", sn(st),
                     (ull)o->record, (ull)o->bitpos);
     while (st == RSV_OK) {
-        /* the stream's bytes and a one-code reader's code (the caller's or
-         * its own `0`) only (A1); a set reader's set is the caller's */
+        /* the stream's bytes and the reader's codes only (A1): a one-code
+         * reader's code (the caller's or its own `0`), a set reader's code
+         * bits and ends (the caller's arrays) */
         rsv_lw_view(v);
-        if (!sr->set.ends) rsv_lw_also_view(rsv_view_make(sr->code, 0, sr->c));
+        if (!sr->set.ends) {
+            rsv_lw_also_view(rsv_view_make(sr->code, 0, sr->c));
+        } else if (sr->set.m) {
+            rsv_lw_also_view(rsv_view_make(sr->set.bits, 0, sr->set.ends[sr->set.m - 1]));
+            rsv_lw_also_view(rsv_view_make((const uint8_t *)sr->set.ends, 0, 64 * (uint64_t)sr->set.m));
+        }
         st = rsv_stream_reader_next(sr, &r, &more);
         rsv_lw_end();
         if (st || !more) break;
