@@ -11,17 +11,18 @@
  *      policy, UNSORTED / SELECTOR_PREFIX / TOO_LARGE and the record index)
  *      and byte-identical files (§11.1: the file is a pure function of the
  *      records, their codes and the policy);
- *   2. read back: the kv03_parse checks (codec open/walks/scan == oracle v2),
- *      the oracle's v2 scan must return exactly the input records with their
- *      codes (dictionary index -> code bits), the codec cursor the same codes
- *      (rsv_kv03_code of each entry's index), and the records read by the
- *      codec cursor, with those codes, re-encode to the identical file;
+ *   2. read back through the comparison engine (tests/support/kv03_diff.h,
+ *      common/kv03_parse_check.h): codec == oracle on open, walks (with
+ *      each record's code index), frames (with rsv_kv03_code's bits),
+ *      scan and seek_code, and the file decodes to exactly the input
+ *      records with their codes (v1: C0);
  *   3. written as a record stream (§10) by the codec (add / add_coded) and
  *      the oracle (v1 / rsv_oracle_stream_encode_v2): same status, extent and
  *      bytes; the codec's reader (one code: rsv_stream_reader_init; v2:
  *      init_set with the generated set, in its generated order, unused codes
  *      included) and the oracle's (v1 / stream_decode_v2 with that set)
- *      decode it back to the input records and their code indices.
+ *      agree (the comparison engine, rsv_kv03d_stream_reader) and decode it
+ *      back to the input records and their code indices.
  * Aborts with "kv03_roundtrip MISMATCH: ..." on any disagreement. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include "data_producer.h"
 #include "guard_arena.h"
 #include "kv03_codes.h"
+#include "kv03_diff.h"
 #include "kv03_fuzz.h"
 #include "kv03_parse_check.h"
 #include "reservoir/kv03.h"
@@ -84,114 +86,27 @@ static rsv_status oracle_encode(const rt *t, uint8_t **out, size_t *n, size_t *b
     return st;
 }
 
-/* Record i's expected code (v1: C0). */
-static const uint8_t *want_code(const rt *t, size_t i, uint64_t *bits)
-{
-    if (!t->multi) {
-        *bits = t->code.bits;
-        return t->code.bytes;
-    }
-    *bits = t->r.codec[i].code_bits;
-    return t->r.codec[i].code;
-}
-
-/* A code view copied into bytes (MSB-first, zero padded). */
-static void view_bits(rsv_view v, uint8_t *out)
-{
-    memset(out, 0, RSV_KV03_MAX_CODE_BITS / 8 + 1);
-    for (uint64_t k = 0; k < v.len; k++)
-        if ((v.data[(v.off + k) / 8] >> (7 - (v.off + k) % 8)) & 1u) out[k / 8] |= (uint8_t)(0x80u >> (k % 8));
-}
-
-/* The oracle's full v2 decode returns exactly the input records and codes;
- * the codec cursor's records and codes re-encode to the same bytes. */
+/* The file decodes, through the comparison engine (codec == oracle on open,
+ * walks, frames, scan, seek_code), to exactly the input records with their
+ * codes (v1: C0). The records the codec's cursor returns equal the oracle's
+ * (engine), which equal the input, whose codec encoding is this file (step
+ * 1): re-encoding them would repeat step 1. */
 static void read_back(const rt *t, const uint8_t *file, size_t n)
 {
     const rsv_kvf_recs *r = &t->r;
-    rsv_kvf_parse_check(T, file, n); /* codec == oracle on this file */
-    rsv_oracle_kv03_v2_result res;
-    rsv_oracle_kv03_decode_v2(file, n, &t->pol.oracle, RSV_ORACLE_KV03_SCAN, &res);
-    if (res.base.status != RSV_OK) rsv_kvf_fail(T, "oracle rejects the encoded file: %s", sn(res.base.status));
-    if (res.base.records.count != r->n)
-        rsv_kvf_fail(T, "decoded %zu records, wrote %zu", res.base.records.count, r->n);
+    if (t->multi) {
+        rsv_kvf_file_check(T, file, n, r->codec, r->n);
+        return;
+    }
+    rsv_record *want = malloc((r->n ? r->n : 1) * sizeof *want);
+    if (!want) abort();
     for (size_t i = 0; i < r->n; i++) {
-        const rsv_oracle_record *g = &res.base.records.items[i];
-        const char *d = rsv_kvf_record_diff(g->key, g->key_len, g->state == RSV_ORACLE_PRESENT ? RSV_VALUE_PRESENT
-                                                                                             : RSV_VALUE_TOMBSTONE,
-                                            g->value, g->value_len, &r->oracle[i]);
-        uint64_t cb;
-        const uint8_t *cw = want_code(t, i, &cb);
-        if (!d && res.code_index[i] < res.dict.m) {
-            rsv_oracle_code oc = res.dict.codes[res.code_index[i]], wc = {cw, cb};
-            if (rsv_oracle_code_compare(oc, wc) != 0) d = "code";
-        } else if (!d) d = "code index";
-        if (d) rsv_kvf_fail(T, "record %zu read back: %s", i, d);
+        want[i] = r->codec[i];
+        want[i].code = t->code.bytes;
+        want[i].code_bits = t->code.bits;
     }
-    rsv_oracle_kv03_v2_result_free(&res);
-
-    /* codec cursor -> records with codes -> codec encode == file */
-    rsv_kv03_file f;
-    rsv_kv03_cursor cur;
-    rsv_kv03_entry e;
-    rsv_oracle_records got = {0};
-    int more = 1;
-    const uint8_t *placed = rsv_fuzz_arena_place(file, n);
-    if (rsv_kv03_open(placed, n, &t->pol.codec, &f) != RSV_OK) rsv_kvf_fail(T, "codec open with the policy");
-    uint64_t m = rsv_kv03_code_count(&f);
-    uint8_t(*codes)[RSV_KV03_MAX_CODE_BITS / 8 + 1] = calloc(m + 1, sizeof *codes);
-    uint64_t *code_bits = calloc(m + 1, sizeof *code_bits);
-    size_t *idx = calloc(r->n + 1, sizeof *idx);
-    if (!codes || !code_bits || !idx) abort();
-    for (uint64_t j = 0; j < m; j++) {
-        rsv_view cv;
-        if (rsv_kv03_code(&f, j, &cv) != RSV_OK) rsv_kvf_fail(T, "rsv_kv03_code(%" PRIu64 ")", j);
-        view_bits(cv, codes[j]);
-        code_bits[j] = cv.len;
-    }
-    if (rsv_kv03_cursor_init(&cur, &f) != RSV_OK) rsv_kvf_fail(T, "cursor_init");
-    while (rsv_kv03_cursor_record(&cur, &e, &more) == RSV_OK && more) {
-        if (got.count >= r->n || e.code >= (m ? m : 1)) rsv_kvf_fail(T, "cursor: extra record or code index");
-        uint64_t cb;
-        const uint8_t *cw = want_code(t, got.count, &cb);
-        rsv_oracle_code have = {codes[e.code], m ? code_bits[e.code] : 0}, want = {cw, cb};
-        if (m && rsv_oracle_code_compare(have, want) != 0)
-            rsv_kvf_fail(T, "cursor record %zu: code (index %" PRIu64 ")", got.count, e.code);
-        idx[got.count] = (size_t)e.code;
-        if (rsv_oracle_records_push(&got, e.key, e.key_len, e.value.kind == RSV_VALUE_PRESENT ? RSV_ORACLE_PRESENT
-                                                                                               : RSV_ORACLE_TOMBSTONE,
-                                    e.value.data, e.value.len) != RSV_OK)
-            abort();
-    }
-    rsv_kv03_cursor_free(&cur);
-    rsv_kvf_recs again;
-    rsv_kvf_recs_from_oracle(&got, &again);
-    if (t->multi)
-        for (size_t i = 0; i < again.n; i++) {
-            again.codec[i].code = codes[idx[i]];
-            again.codec[i].code_bits = code_bits[idx[i]];
-        }
-    uint8_t *b = NULL;
-    size_t bn = 0;
-    rsv_status st = rsv_kv03_encode(&t->pol.codec, t->code.bytes, t->code.bits, again.codec, again.n, &b, &bn);
-    if (st != RSV_OK || bn != n || memcmp(b, file, n) != 0)
-        rsv_kvf_fail(T, "re-encode of the codec's records: %s, %zu bytes vs %zu", sn(st), bn, n);
-    free(b);
-    free(codes);
-    free(code_bits);
-    free(idx);
-    rsv_kvf_recs_free(&again);
-    rsv_oracle_records_free(&got);
-    rsv_kv03_close(&f);
-}
-
-static void check_stream_record(const char *who, const rt *t, size_t i, const uint8_t *key, size_t klen,
-                                rsv_value_kind kind, const uint8_t *val, size_t vlen, uint64_t code)
-{
-    const rsv_kvf_recs *r = &t->r;
-    if (i >= r->n) rsv_kvf_fail(T, "%s stream reader: more records than written", who);
-    const char *d = rsv_kvf_record_diff(key, klen, kind, val, vlen, &r->oracle[i]);
-    if (!d && code != (t->multi ? r->code_idx[i] : 0)) d = "code index";
-    if (d) rsv_kvf_fail(T, "%s stream reader, record %zu: %s", who, i, d);
+    rsv_kvf_file_check(T, file, n, want, r->n);
+    free(want);
 }
 
 static void stream(const rt *t)
@@ -231,37 +146,30 @@ static void stream(const rt *t)
             rsv_kvf_dump("oracle stream", ob, (size_t)((oext + 7) / 8));
             rsv_kvf_fail(T, "stream bytes: codec %" PRIu64 " bits, oracle %" PRIu64 " bits", cext, oext);
         }
-        /* both readers over exactly E bits, flush against the guard page */
+        /* both readers over exactly E bits, flush against the guard page,
+         * compared by the engine (rsv_kv03d_stream_reader): the records, the
+         * codec's code indices == the oracle's == the input's, the end at E */
         const uint8_t *p = rsv_fuzz_arena_place(ob, nb);
         rsv_view v = rsv_view_make(p, 0, cext);
         rsv_stream_reader sr;
-        rsv_stream_record rec;
-        int more = 1;
-        size_t i = 0;
-        rsv_status st = t->multi ? rsv_stream_reader_init_set(&sr, v, &t->set.codec)
-                                 : rsv_stream_reader_init(&sr, v, t->code.bytes, t->code.bits);
-        while (st == RSV_OK && (st = rsv_stream_reader_next(&sr, &rec, &more)) == RSV_OK && more) {
-            check_stream_record("codec", t, i, rec.key, rec.key_len, rec.value.kind, rec.value.data, rec.value.len,
-                                rec.code);
-            i++;
-        }
-        if (st != RSV_OK || i != r->n) rsv_kvf_fail(T, "codec stream reader: %s after %zu records", sn(st), i);
-        rsv_stream_reader_free(&sr);
         rsv_oracle_stream_v2_result res;
+        uint64_t *want_code = calloc(r->n + 1, sizeof *want_code);
+        if (!want_code) abort();
+        for (size_t i = 0; t->multi && i < r->n; i++) want_code[i] = r->code_idx[i];
         if (t->multi) {
             rsv_oracle_stream_decode_v2(v, t->set.oracle, t->set.m, &res);
         } else {
             rsv_oracle_stream_decode(v, t->code.bytes, t->code.bits, &res.base);
             res.code_index = NULL;
         }
-        if (res.base.status != RSV_OK || res.base.records.count != r->n || res.base.bitpos != cext)
-            rsv_kvf_fail(T, "oracle stream decode: %s, %zu records", sn(res.base.status), res.base.records.count);
-        for (size_t j = 0; j < r->n; j++) {
-            const rsv_oracle_record *g = &res.base.records.items[j];
-            check_stream_record("oracle", t, j, g->key, g->key_len,
-                                g->state == RSV_ORACLE_PRESENT ? RSV_VALUE_PRESENT : RSV_VALUE_TOMBSTONE, g->value,
-                                g->value_len, res.code_index ? res.code_index[j] : 0);
-        }
+        rsv_status st = t->multi ? rsv_stream_reader_init_set(&sr, v, &t->set.codec)
+                                 : rsv_stream_reader_init(&sr, v, t->code.bytes, t->code.bits);
+        static rsv_kv03d_report rep; /* its message buffer off the stack */
+        rsv_kv03d_report_init(&rep);
+        if (!rsv_kv03d_stream_reader(&sr, st, v, &res.base, res.code_index, r->codec, want_code, r->n, &rep))
+            rsv_kvf_fail(T, "stream read back: %s", rep.msg);
+        rsv_stream_reader_free(&sr);
+        free(want_code);
         if (t->multi) rsv_oracle_stream_v2_result_free(&res);
         else rsv_oracle_stream_result_free(&res.base);
     }
@@ -283,8 +191,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rsv_kvf_gen_records(&in, !raw_order, &t.r);
     if (t.multi) {
         rsv_kvf_gen_code_set(&in, 0, &t.set);
+        rsv_kvf_recs_cap(&t.r, rsv_kvf_set_max_bits(&t.set)); /* the oracle's n² selector check */
         rsv_kvf_assign_codes(&in, &t.set, !raw_order, &t.r);
     } else {
+        /* the oracle's decoders compare C0 || K bit by bit per record: a bulk
+         * list with a long C0 is capped alike (kv03_fuzz.h) */
+        rsv_kvf_recs_cap(&t.r, t.code.bits);
         rsv_kvf_set_single(&t.code, &t.set);
     }
 

@@ -31,6 +31,7 @@
  *     a shape taken from sel, csel and E (n = 1..9 or 64; arenas of 0, 1, 7,
  *     64 or 4096 bytes; values and codes stored or not). */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@
 #include "data_producer.h"
 #include "guard_arena.h"
 #include "kv03_codes.h"
+#include "kv03_diff.h"
 #include "kv03_fuzz.h"
 #include "reservoir/oracle_kv03.h"
 #include "reservoir/stream.h"
@@ -57,58 +59,31 @@ typedef struct sctx {
     const char *run;
 } sctx;
 
-static _Noreturn void fail(const sctx *c, const char *fmt, const char *a, const char *b, uint64_t x, uint64_t y)
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static _Noreturn void fail(const sctx *c, const char *fmt, ...)
 {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "  run: %s; view off=%" PRIu64 " len=%" PRIu64 "\n", c->run, c->v.off, c->v.len);
     rsv_kvf_dump("stream bytes", c->p, c->used);
-    rsv_kvf_fail(T, fmt, a, b, x, y);
+    rsv_kvf_fail(T, "%s", msg);
 }
 
 /* The codec reader sr (init status st) against the oracle result o
- * (code_index NULL: every record has code 0). */
+ * (code_index NULL: every record has code 0), by the comparison engine
+ * (rsv_kv03d_stream_reader, tests/support/kv03_diff.h). */
 static void compare(const sctx *c, rsv_stream_reader *sr, rsv_status st, const rsv_oracle_stream_result *o,
                     const uint64_t *code_index)
 {
-    rsv_stream_record rec;
-    int more = 1;
-    uint64_t i = 0;
-    if (st == RSV_OK) {
-        while ((st = rsv_stream_reader_next(sr, &rec, &more)) == RSV_OK && more) {
-            if (i >= o->records.count)
-                fail(c, "codec returned record %s%s%" PRIu64 " beyond the oracle's %" PRIu64, "", "", i,
-                     (uint64_t)o->records.count);
-            const char *d = rsv_kvf_record_diff(rec.key, rec.key_len, rec.value.kind, rec.value.data, rec.value.len,
-                                                &o->records.items[i]);
-            if (!d && rec.index != i) d = "index";
-            if (!d && rec.code != (code_index ? code_index[i] : 0)) d = "code index";
-            if (d) fail(c, "record %s%s %" PRIu64 " (index %" PRIu64 ")", d, "", i, rec.index);
-            i++;
-        }
-    } else if (o->record != 0 || o->bitpos != 0) {
-        fail(c, "init failed (%s%s) but the oracle's error is at record %" PRIu64 " bit %" PRIu64, sn(st), "",
-             o->record, o->bitpos);
-    }
-    if (st != o->status)
-        fail(c, "first error: codec %s, oracle %s (codec record %" PRIu64 ", oracle %" PRIu64 ")", sn(st),
-             sn(o->status), i, o->record);
-    if (i != o->records.count)
-        fail(c, "record count (%s%s) codec %" PRIu64 ", oracle %" PRIu64, sn(st), "", i, (uint64_t)o->records.count);
-    if (st == RSV_OK) {
-        if (o->bitpos != c->v.len || o->record != i)
-            fail(c, "oracle success at %s%sbit %" PRIu64 " record %" PRIu64, "", "", o->bitpos, o->record);
-    } else {
-        rsv_kv03_diag dg = rsv_stream_reader_diag(sr);
-        if (dg.status != st || dg.record != o->record || dg.bit != o->bitpos) {
-            fprintf(stderr, "  codec diag %s record %" PRIu64 " bit %" PRIu64 "\n", sn(dg.status), dg.record,
-                    dg.bit);
-            fail(c, "%s position: %s oracle record %" PRIu64 " bit %" PRIu64, sn(st), "", o->record, o->bitpos);
-        }
-        for (int k = 0; k < 2; k++) {
-            rsv_status again = rsv_stream_reader_next(sr, &rec, &more);
-            if (again != RSV_ERR_POISONED)
-                fail(c, "after %s: %s (want POISONED) %" PRIu64 "%" PRIu64, sn(st), sn(again), 0, 0);
-        }
-    }
+    static rsv_kv03d_report rep; /* its message buffer off the stack */
+    rsv_kv03d_report_init(&rep);
+    if (!rsv_kv03d_stream_reader(sr, st, c->v, o, code_index, NULL, NULL, 0, &rep))
+        fail(c, "%s", rep.msg);
 }
 
 /* The two oracle results of a one-code stream must be identical. */
@@ -117,8 +92,8 @@ static void same_oracle(const sctx *c, const rsv_oracle_stream_result *a, const 
     const rsv_oracle_stream_result *o = &b->base;
     if (a->status != o->status || a->record != o->record || a->bitpos != o->bitpos ||
         a->records.count != o->records.count)
-        fail(c, "oracle v1 %s, v2 with {C0} %s (records %" PRIu64 " vs %" PRIu64 ")", sn(a->status), sn(o->status),
-             (uint64_t)a->records.count, (uint64_t)o->records.count);
+        fail(c, "oracle v1 %s, v2 with {C0} %s (records %zu vs %zu)", sn(a->status), sn(o->status),
+             a->records.count, o->records.count);
     for (size_t i = 0; i < a->records.count; i++) {
         const char *d = rsv_kvf_record_diff(o->records.items[i].key, o->records.items[i].key_len,
                                             o->records.items[i].state == RSV_ORACLE_PRESENT ? RSV_VALUE_PRESENT
@@ -126,7 +101,7 @@ static void same_oracle(const sctx *c, const rsv_oracle_stream_result *a, const 
                                             o->records.items[i].value, o->records.items[i].value_len,
                                             &a->records.items[i]);
         if (!d && b->code_index && b->code_index[i] != 0) d = "code index";
-        if (d) fail(c, "oracle v1 vs v2 with {C0}: record %s%s %" PRIu64 "%" PRIu64, d, "", i, 0);
+        if (d) fail(c, "oracle v1 vs v2 with {C0}: record %zu: %s", i, d);
     }
 }
 

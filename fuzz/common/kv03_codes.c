@@ -163,3 +163,11 @@ int rsv_kvf_view_is_code(rsv_view v, const uint8_t *code, uint64_t bits)
         if (((v.data[(v.off + k) / 8] >> (7 - (v.off + k) % 8)) & 1u) != getb(code, k)) return 0;
     return 1;
 }
+
+uint64_t rsv_kvf_set_max_bits(const rsv_kvf_set *s)
+{
+    uint64_t b = 0;
+    for (size_t j = 0; j < s->m; j++)
+        if (s->code[j].bits > b) b = s->code[j].bits;
+    return b;
+}

@@ -62,6 +62,9 @@ void rsv_kvf_assign_codes(rsv_fuzz_producer *p, const rsv_kvf_set *s, int sorted
 /* The records as oracle coded records (code from codec[i]). out: r->n. */
 void rsv_kvf_crecords(const rsv_kvf_recs *r, rsv_oracle_crecord *out);
 
+/* The longest code of s, in bits (for rsv_kvf_recs_cap). */
+uint64_t rsv_kvf_set_max_bits(const rsv_kvf_set *s);
+
 /* 1 when the bits of view v equal code c. */
 int rsv_kvf_view_is_code(rsv_view v, const uint8_t *code, uint64_t bits);
 

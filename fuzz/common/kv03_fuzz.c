@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "guard_arena.h"
+#include "kv03_diff.h"
 #include "params.h"
 
 _Noreturn void rsv_kvf_fail(const char *target, const char *fmt, ...)
@@ -34,10 +35,7 @@ static void *xmalloc(size_t n)
 void rsv_kvf_policy_from_oracle(const rsv_oracle_kv03_policy *o, rsv_kvf_policy *out)
 {
     out->oracle = *o;
-    out->codec.code = o->bs_kind == RSV_ORACLE_BACKSPACE_GOLOMB ? RSV_BACKSPACE_GOLOMB : RSV_BACKSPACE_EG;
-    out->codec.param = o->bs_param;
-    out->codec.W = o->W;
-    out->codec.K = o->K;
+    out->codec = rsv_kv03d_codec_policy(o);
 }
 
 void rsv_kvf_gen_policy(rsv_fuzz_producer *p, rsv_kvf_policy *out)
@@ -218,6 +216,20 @@ void rsv_kvf_gen_records(rsv_fuzz_producer *p, int sorted, rsv_kvf_recs *out)
     }
     finish_list(g, n, sorted, keys, vals, out);
     free(g);
+}
+
+size_t rsv_kvf_quadratic_cap(uint64_t code_bits)
+{
+    const uint64_t budget = 250u * 250u * 16u, c = code_bits > 16 ? code_bits : 16;
+    uint64_t n = 250;
+    while (n > RSV_KVF_MAX_RECORDS && n * n * c > budget) n--;
+    return (size_t)n;
+}
+
+void rsv_kvf_recs_cap(rsv_kvf_recs *r, uint64_t code_bits)
+{
+    size_t cap = rsv_kvf_quadratic_cap(code_bits);
+    if (r->n > cap) r->n = cap; /* the arrays keep their size; free() is unchanged */
 }
 
 void rsv_kvf_recs_from_oracle(const rsv_oracle_records *in, rsv_kvf_recs *out)

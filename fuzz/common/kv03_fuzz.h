@@ -21,7 +21,8 @@
  *             u8 vsel: vsel % 3 = 0 tombstone, 1 present-empty,
  *               2 present, u8 len % 33 bytes, each u8
  *           else bulk: N = 250 + 40 (nsel - 240) records with 2-byte keys 3i,
- *             value every 7th present (1 byte = i), others tombstones.
+ *             value every 7th present (1 byte = i), others tombstones
+ *             (kv03_roundtrip and merge_diff keep a prefix: rsv_kvf_recs_cap).
  *           Generated keys are sorted and deduplicated (the last value wins)
  *           unless the caller asks for the raw order.
  * Exhausted inputs read zeros, so every input is valid and deterministic. */
@@ -75,6 +76,19 @@ void rsv_kvf_gen_code(rsv_fuzz_producer *p, rsv_kvf_code *out);
 void rsv_kvf_gen_code_sel(rsv_fuzz_producer *p, uint8_t sel, rsv_kvf_code *out);
 /* sorted != 0: sort by key and drop duplicates (the later one wins). */
 void rsv_kvf_gen_records(rsv_fuzz_producer *p, int sorted, rsv_kvf_recs *out);
+/* The oracle's §11.1 selector check of the v2 writers (encode_v2,
+ * stream_encode_v2, and every oracle merge) compares each record's code with
+ * every earlier record's, bit by bit: n²/2 comparisons of up to |C| bits. A
+ * bulk list (250-850 records) with a long code made that one check cost
+ * hundreds of times a normal input. rsv_kvf_recs_cap keeps the first
+ * rsv_kvf_quadratic_cap(code_bits) records (never fewer than
+ * RSV_KVF_MAX_RECORDS, so only bulk lists shrink): the largest n with
+ * n² · max(code_bits, 16) <= 250² · 16, i.e. 250 records for codes of up to
+ * 16 bits, 88 for 128 bits, 47 for 512 bits. Call it before
+ * rsv_kvf_assign_codes (which reads one byte per record). */
+size_t rsv_kvf_quadratic_cap(uint64_t code_bits);
+void rsv_kvf_recs_cap(rsv_kvf_recs *r, uint64_t code_bits);
+
 /* Copy an oracle list (e.g. a decoded file) into an owned rsv_kvf_recs. */
 void rsv_kvf_recs_from_oracle(const rsv_oracle_records *in, rsv_kvf_recs *out);
 void rsv_kvf_recs_free(rsv_kvf_recs *r);

@@ -1,6 +1,7 @@
-/* KV03 differential engine (see kv03_diff.h for what is compared and the
- * positions the two sides define differently). */
-#include "kv03_diff.h"
+/* KV03 comparison engine: record streams, round trips, merges (files:
+ * kv03_diff_file.c; kv03_diff.h lists what is compared and the positions
+ * the two sides define differently). */
+#include "kv03_diff_impl.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,13 +18,7 @@ void rsv_kv03d_report_init(rsv_kv03d_report *rep)
     memset(rep, 0, sizeof *rep);
 }
 
-/* Record the first disagreement; always returns 0 so callers can `return fail(...)`. */
-static int fail(rsv_kv03d_report *rep, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static int fail(rsv_kv03d_report *rep, const char *fmt, ...)
+int rsv_kv03d_fail(rsv_kv03d_report *rep, const char *fmt, ...)
 {
     if (rep->msg[0] == '\0') {
         va_list ap;
@@ -34,8 +29,9 @@ static int fail(rsv_kv03d_report *rep, const char *fmt, ...)
     return 0;
 }
 
-static const char *sn(rsv_status s) { return rsv_status_name((int)s); }
-typedef unsigned long long ull;
+#define fail rsv_kv03d_fail
+#define sn rsv_kv03d_sn
+typedef rsv_kv03d_ull ull;
 
 rsv_oracle_kv03_policy rsv_kv03d_policy(const rsv_kv03_policy *p)
 {
@@ -60,8 +56,8 @@ void rsv_kv03d_reseal(uint8_t *f, size_t n)
 /* ---- record comparisons -------------------------------------------------- */
 
 /* Codec key + value (value bytes compared only when `bytes`) vs an oracle record. */
-static int same_record(const uint8_t *key, size_t key_len, rsv_value_kind kind, size_t vlen,
-                       const uint8_t *vdata, int bytes, const rsv_oracle_record *o)
+int rsv_kv03d_same_record(const uint8_t *key, size_t key_len, rsv_value_kind kind, size_t vlen,
+                          const uint8_t *vdata, int bytes, const rsv_oracle_record *o)
 {
     if (key_len != o->key_len || (key_len && memcmp(key, o->key, key_len) != 0)) return 0;
     int present = kind == RSV_VALUE_PRESENT;
@@ -71,230 +67,85 @@ static int same_record(const uint8_t *key, size_t key_len, rsv_value_kind kind, 
     return !bytes || vlen == 0 || memcmp(vdata, o->value, vlen) == 0;
 }
 
-static int want_equal(const rsv_oracle_records *got, const rsv_record *want, size_t nwant,
-                      rsv_kv03d_report *rep, const char *what)
+int rsv_kv03d_want_equal(const rsv_oracle_records *got, const rsv_record *want, size_t nwant,
+                         rsv_kv03d_report *rep, const char *what)
 {
     if (got->count != nwant)
         return fail(rep, "%s: %zu records decoded, %zu expected", what, got->count, nwant);
     for (size_t i = 0; i < nwant; i++) {
         const rsv_record *w = &want[i];
-        if (!same_record(w->key, w->key_len, w->value.kind, w->value.len, w->value.data, 1, &got->items[i]))
+        if (!rsv_kv03d_same_record(w->key, w->key_len, w->value.kind, w->value.len, w->value.data, 1, &got->items[i]))
             return fail(rep, "%s: record %zu differs from the input (key len %zu vs %zu, state %d vs %d)", what,
                         i, got->items[i].key_len, w->key_len, (int)got->items[i].state, (int)w->value.kind);
     }
     return 1;
 }
 
-/* The oracle's walk position of a codec walk error (TERMINAL: N−1 → N). */
-static uint64_t oracle_record(rsv_status st, uint64_t codec_record)
-{
-    return st == RSV_ERR_TERMINAL_MISMATCH ? codec_record + 1 : codec_record;
-}
-
-/* ---- file: walk levels --------------------------------------------------- */
-
-static int walk_cursor(const rsv_kv03_file *f, const rsv_oracle_kv03_result *ow, int materialize,
-                       rsv_kv03d_report *rep)
-{
-    const char *what = materialize ? "cursor_record" : "cursor_next";
-    rsv_kv03_cursor c;
-    rsv_kv03_entry e;
-    int more = 0, ok = 1;
-    uint64_t i = 0;
-    rsv_lw_bytes(f->bytes, (size_t)f->size); /* the codec loads only file bytes (A1) */
-    rsv_status st = rsv_kv03_cursor_init(&c, f);
-    rsv_lw_end();
-    while (st == RSV_OK) {
-        rsv_lw_bytes(f->bytes, (size_t)f->size);
-        st = materialize ? rsv_kv03_cursor_record(&c, &e, &more) : rsv_kv03_cursor_next(&c, &e, &more);
-        rsv_lw_end();
-        if (st || !more) break;
-        rep->checks++;
-        if (i >= ow->records.count) {
-            ok = fail(rep, "%s returned record %llu; oracle walk stopped there with %s", what, (ull)i,
-                      sn(ow->status));
-            break;
-        }
-        if (e.index != i ||
-            !same_record(e.key, e.key_len, e.value.kind, e.value.len, e.value.data, materialize, &ow->records.items[i])) {
-            ok = fail(rep, "%s record %llu differs from the oracle's (key len %zu vs %zu, value state %d vs %d, len %zu vs %zu)",
-                      what, (ull)i, e.key_len, ow->records.items[i].key_len, (int)e.value.kind,
-                      (int)ow->records.items[i].state, e.value.len, ow->records.items[i].value_len);
-            break;
-        }
-        i++;
-    }
-    if (ok) {
-        rsv_kv03_diag dg = rsv_kv03_cursor_diag(&c);
-        rep->checks++;
-        if (st != ow->status) {
-            ok = fail(rep, "%s: codec %s (record %llu, bit %llu), oracle walk %s (record %llu, bit %llu)", what,
-                      sn(st), (ull)dg.record, (ull)dg.bit, sn(ow->status), (ull)ow->record, (ull)ow->bitpos);
-        } else if (st) {
-            if (oracle_record(st, dg.record) != ow->record || dg.bit != ow->bitpos)
-                ok = fail(rep, "%s: both %s but codec at record %llu bit %llu, oracle record %llu bit %llu", what,
-                          sn(st), (ull)dg.record, (ull)dg.bit, (ull)ow->record, (ull)ow->bitpos);
-            else if (rsv_kv03_cursor_next(&c, &e, &more) != RSV_ERR_POISONED)
-                ok = fail(rep, "%s: not poisoned after %s", what, sn(st));
-        } else if (i != f->N || i != ow->records.count) {
-            ok = fail(rep, "%s: %llu records, N = %llu, oracle %zu", what, (ull)i, (ull)f->N, ow->records.count);
-        }
-    }
-    if (materialize) {
-        rep->codec.walk = st;
-        rep->codec.nrecords = (size_t)i;
-        rep->codec.record = st ? oracle_record(st, rsv_kv03_cursor_diag(&c).record) : 0;
-        rep->codec.bit = st ? rsv_kv03_cursor_diag(&c).bit : 0;
-    }
-    rsv_kv03_cursor_free(&c);
-    return ok;
-}
-
-/* One frame against the oracle's record i. */
-static int frame_matches(const rsv_kv03_file *f, const rsv_kv03_frame *fr, uint64_t i,
-                         const rsv_oracle_record *o)
-{
-    if (fr->index != i || fr->key_bits != 8 * (uint64_t)o->key_len || fr->local > fr->key_bits) return 0;
-    if (!rsv_view_bit_equal(fr->literal, rsv_view_make(o->key, fr->local, fr->key_bits - fr->local))) return 0;
-    if (fr->block_start != (i % f->policy.W == 0)) return 0;
-    if (fr->block_start && i > 0) {
-        uint64_t bo;
-        if (rsv_kv03_block_offset(f, i / f->policy.W, &bo) != RSV_OK || bo != fr->start) return 0;
-    }
-    int present = fr->value.kind == RSV_VALUE_PRESENT;
-    if (present != (o->state == RSV_ORACLE_PRESENT)) return 0;
-    if (!present) return fr->value.width == 1;
-    if (fr->value.len != o->value_len) return 0;
-    if (o->value_len == 0) return 1;
-    uint8_t *buf = malloc(o->value_len);
-    if (!buf) return 0;
-    rsv_value_span_copy(&fr->value, buf);
-    int same = memcmp(buf, o->value, o->value_len) == 0;
-    free(buf);
-    return same;
-}
-
-static int walk_frames(const rsv_kv03_file *f, const rsv_oracle_kv03_result *ow, rsv_kv03d_report *rep)
-{
-    rsv_kv03_frames fw;
-    rsv_kv03_frame fr;
-    int more = 0;
-    uint64_t i = 0;
-    rsv_lw_bytes(f->bytes, (size_t)f->size);
-    rsv_status st = rsv_kv03_frames_init(&fw, f);
-    rsv_lw_end();
-    while (st == RSV_OK) {
-        rsv_lw_bytes(f->bytes, (size_t)f->size);
-        st = rsv_kv03_frames_next(&fw, &fr, &more);
-        rsv_lw_end();
-        if (st || !more) break;
-        rep->checks++;
-        if (i < ow->records.count && !frame_matches(f, &fr, i, &ow->records.items[i]))
-            return fail(rep, "frame %llu (start %llu, local %llu, key bits %llu) differs from the oracle's record",
-                        (ull)i, (ull)fr.start, (ull)fr.local, (ull)fr.key_bits);
-        i++;
-    }
-    rsv_kv03_diag dg = rsv_kv03_frames_diag(&fw);
-    uint64_t orec = st ? oracle_record(st, dg.record) : 0;
-    rep->checks++;
-    if (ow->status == RSV_OK) {
-        if (st || i != f->N) return fail(rep, "frames: %s at record %llu on a file the oracle walks cleanly", sn(st), (ull)dg.record);
-        return 1;
-    }
-    if (ow->status == RSV_ERR_MISSING_PREFIX || ow->status == RSV_ERR_UNSORTED) {
-        /* steps 6–7 are not frame checks: frames get past record r, except
-         * that the last record's terminal check may fail in the same call */
-        if (st && (dg.record < ow->record ||
-                   (dg.record == ow->record && !(st == RSV_ERR_TERMINAL_MISMATCH && ow->record + 1 == f->N))))
-            return fail(rep, "frames: %s at record %llu before the oracle's %s at record %llu", sn(st),
-                        (ull)dg.record, sn(ow->status), (ull)ow->record);
-        return 1;
-    }
-    if (st != ow->status || orec != ow->record || dg.bit != ow->bitpos)
-        return fail(rep, "frames: %s at record %llu bit %llu, oracle walk %s at record %llu bit %llu", sn(st),
-                    (ull)dg.record, (ull)dg.bit, sn(ow->status), (ull)ow->record, (ull)ow->bitpos);
-    return 1;
-}
-
-/* ---- file ------------------------------------------------------------------ */
-
-/* The oracle's format-revision-v2 decoder (the codec reads m >= 2 files:
- * v1's open check 29 is gone) with its result in the v1 shape: base is
- * taken over (free it with rsv_oracle_kv03_result_free), the dictionary and
- * code indices are dropped. */
-static void oracle_decode(const uint8_t *bytes, size_t n, const rsv_oracle_kv03_policy *expected,
-                          rsv_oracle_kv03_mode mode, rsv_oracle_kv03_result *o)
-{
-    rsv_oracle_kv03_v2_result v;
-    rsv_oracle_kv03_decode_v2(bytes, n, expected, mode, &v);
-    *o = v.base;
-    rsv_oracle_dict_free(&v.dict);
-    free(v.code_index);
-}
-
-
-int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expected,
-                   const rsv_record *want, size_t nwant, rsv_kv03d_report *rep)
-{
-    rsv_oracle_kv03_policy oe, *poe = NULL;
-    if (expected) {
-        oe = rsv_kv03d_policy(expected);
-        poe = &oe;
-    }
-    rsv_kv03_file f;
-    rsv_oracle_kv03_result o;
-    rsv_lw_bytes(bytes, n); /* open, scan and walks load only file bytes (A1) */
-    rsv_status co = rsv_kv03_open(bytes, n, expected, &f);
-    rsv_lw_end();
-    oracle_decode(bytes, n, poe, RSV_ORACLE_KV03_OPEN, &o);
-    rep->codec.open = co;
-    rep->oracle.open = o.status;
-    rep->checks++;
-    rsv_oracle_kv03_result_free(&o);
-    if (co != rep->oracle.open) return fail(rep, "open: codec %s, oracle %s", sn(co), sn(rep->oracle.open));
-    rep->status = co;
-    if (co) return want ? fail(rep, "open: both reject an encoded file with %s", sn(co)) : 1;
-
-    /* scan */
-    rsv_kv03_diag dg;
-    rsv_lw_bytes(bytes, n);
-    rsv_status cs = rsv_kv03_scan(&f, &dg);
-    rsv_lw_end();
-    oracle_decode(bytes, n, poe, RSV_ORACLE_KV03_SCAN, &o);
-    rep->codec.scan = cs;
-    rep->oracle.scan = o.status;
-    rep->status = cs;
-    rep->checks++;
-    int ok = 1;
-    if (cs != o.status) {
-        ok = fail(rep, "scan: codec %s (record %llu, bit %llu), oracle %s (step %u, record %llu, bit %llu)", sn(cs),
-                  (ull)dg.record, (ull)dg.bit, sn(o.status), o.step, (ull)o.record, (ull)o.bitpos);
-    } else if (cs && o.phase == RSV_ORACLE_PHASE_SCAN && o.step == 3 &&
-               (oracle_record(cs, dg.record) != o.record || dg.bit != o.bitpos)) {
-        ok = fail(rep, "scan: both %s, codec record %llu bit %llu, oracle record %llu bit %llu", sn(cs),
-                  (ull)dg.record, (ull)dg.bit, (ull)o.record, (ull)o.bitpos);
-    }
-    rsv_oracle_kv03_result_free(&o);
-    if (!ok) return 0;
-
-    /* walk: cursor (records, keys only) and frames against the oracle walk */
-    oracle_decode(bytes, n, poe, RSV_ORACLE_KV03_WALK, &o);
-    rep->oracle.walk = o.status;
-    rep->oracle.record = o.record;
-    rep->oracle.bit = o.bitpos;
-    rep->oracle.nrecords = o.records.count;
-    ok = walk_cursor(&f, &o, 1, rep) && walk_cursor(&f, &o, 0, rep) && walk_frames(&f, &o, rep);
-    if (ok && want) {
-        if (cs || o.status) ok = fail(rep, "an encoded file fails: scan %s, walk %s", sn(cs), sn(o.status));
-        else ok = want_equal(&o.records, want, nwant, rep, "decode");
-    }
-    rsv_oracle_kv03_result_free(&o);
-    return ok;
-}
 
 /* ---- record streams -------------------------------------------------------- */
 
 static const uint8_t k_default_code[1] = {0x00}; /* C0 = `0` */
+
+int rsv_kv03d_stream_reader(rsv_stream_reader *sr, rsv_status st, rsv_view v, const rsv_oracle_stream_result *o,
+                            const uint64_t *code_index, const rsv_record *want, const uint64_t *want_code,
+                            size_t nwant, rsv_kv03d_report *rep)
+{
+    rsv_stream_record r;
+    int more = 1, ok = 1;
+    uint64_t i = 0;
+    rep->checks++;
+    if (st != RSV_OK && (o->record != 0 || o->bitpos != 0))
+        return fail(rep, "stream: init failed (%s) but the oracle's error is at record %llu bit %llu", sn(st),
+                    (ull)o->record, (ull)o->bitpos);
+    while (st == RSV_OK) {
+        /* the stream's bytes and the reader's codes only (A1): a one-code
+         * reader's code (the caller's or its own `0`), a set reader's code
+         * bits and ends (the caller's arrays) */
+        rsv_lw_view(v);
+        if (!sr->set.ends) {
+            rsv_lw_also_view(rsv_view_make(sr->code, 0, sr->c));
+        } else if (sr->set.m) {
+            rsv_lw_also_view(rsv_view_make(sr->set.bits, 0, sr->set.ends[sr->set.m - 1]));
+            rsv_lw_also_view(rsv_view_make((const uint8_t *)sr->set.ends, 0, 64 * (uint64_t)sr->set.m));
+        }
+        st = rsv_stream_reader_next(sr, &r, &more);
+        rsv_lw_end();
+        if (st || !more) break;
+        rep->checks++;
+        uint64_t oc = code_index ? code_index[i] : 0;
+        if (i >= o->records.count || r.index != i || r.code != oc ||
+            !rsv_kv03d_same_record(r.key, r.key_len, r.value.kind, r.value.len, r.value.data, 1, &o->records.items[i]))
+            return fail(rep, "stream record %llu differs (index %llu, code %llu vs %llu; oracle: %zu records, %s)",
+                        (ull)i, (ull)r.index, (ull)r.code, (ull)oc, o->records.count, sn(o->status));
+        i++;
+    }
+    rsv_kv03_diag dg = rsv_stream_reader_diag(sr);
+    rep->checks++;
+    if (st != o->status)
+        ok = fail(rep, "stream: codec %s (record %llu, bit %llu), oracle %s (record %llu, bit %llu)", sn(st),
+                  (ull)dg.record, (ull)dg.bit, sn(o->status), (ull)o->record, (ull)o->bitpos);
+    else if (i != o->records.count)
+        ok = fail(rep, "stream: codec %llu records, oracle %zu (%s)", (ull)i, o->records.count, sn(st));
+    else if (!st && (o->bitpos != v.len || o->record != i))
+        ok = fail(rep, "stream: oracle success at bit %llu record %llu, stream %llu bits", (ull)o->bitpos,
+                  (ull)o->record, (ull)v.len);
+    else if (st && (dg.status != st || dg.record != o->record || dg.bit != o->bitpos))
+        ok = fail(rep, "stream: both %s, codec diag %s record %llu bit %llu, oracle record %llu bit %llu", sn(st),
+                  sn(dg.status), (ull)dg.record, (ull)dg.bit, (ull)o->record, (ull)o->bitpos);
+    for (int k = 0; ok && st && k < 2; k++) {
+        rsv_status again = rsv_stream_reader_next(sr, &r, &more);
+        if (again != RSV_ERR_POISONED) ok = fail(rep, "stream: after %s a next call returned %s, not POISONED", sn(st), sn(again));
+    }
+    if (ok && want) {
+        if (st) return fail(rep, "stream of the input fails with %s", sn(st));
+        ok = rsv_kv03d_want_equal(&o->records, want, nwant, rep, "stream decode");
+        for (size_t j = 0; ok && want_code && j < nwant; j++)
+            if ((code_index ? code_index[j] : 0) != want_code[j])
+                ok = fail(rep, "stream decode: record %zu has code %llu, the input %llu", j,
+                          (ull)(code_index ? code_index[j] : 0), (ull)want_code[j]);
+    }
+    return ok;
+}
 
 int rsv_kv03d_stream(const uint8_t *bytes, uint64_t bits, const uint8_t *code, uint64_t code_bits,
                      const rsv_record *want, size_t nwant, rsv_kv03d_report *rep)
@@ -305,41 +156,8 @@ int rsv_kv03d_stream(const uint8_t *bytes, uint64_t bits, const uint8_t *code, u
     rsv_oracle_stream_result o;
     rsv_oracle_stream_decode(v, oc, ocb, &o);
     rsv_stream_reader sr;
-    rsv_stream_record r;
-    int more = 0, ok = 1;
-    uint64_t i = 0;
     rsv_status st = rsv_stream_reader_init(&sr, v, code, code_bits);
-    while (st == RSV_OK) {
-        rsv_lw_view(v); /* the record stream's and the code's bytes only (A1) */
-        rsv_lw_also_view(rsv_view_make(sr.code, 0, sr.c)); /* the caller's code, or the reader's own `0` */
-        st = rsv_stream_reader_next(&sr, &r, &more);
-        rsv_lw_end();
-        if (st || !more) break;
-        rep->checks++;
-        if (i >= o.records.count || r.index != i ||
-            !same_record(r.key, r.key_len, r.value.kind, r.value.len, r.value.data, 1, &o.records.items[i])) {
-            ok = fail(rep, "stream record %llu differs (oracle: %zu records, %s)", (ull)i, o.records.count,
-                      sn(o.status));
-            break;
-        }
-        i++;
-    }
-    if (ok) {
-        rsv_kv03_diag dg = rsv_stream_reader_diag(&sr);
-        rep->checks++;
-        if (st != o.status)
-            ok = fail(rep, "stream: codec %s (record %llu, bit %llu), oracle %s (record %llu, bit %llu)", sn(st),
-                      (ull)dg.record, (ull)dg.bit, sn(o.status), (ull)o.record, (ull)o.bitpos);
-        else if (st && (dg.record != o.record || dg.bit != o.bitpos))
-            ok = fail(rep, "stream: both %s, codec record %llu bit %llu, oracle record %llu bit %llu", sn(st),
-                      (ull)dg.record, (ull)dg.bit, (ull)o.record, (ull)o.bitpos);
-        else if (!st && i != o.records.count)
-            ok = fail(rep, "stream: codec %llu records, oracle %zu", (ull)i, o.records.count);
-    }
-    if (ok && want) {
-        if (st) ok = fail(rep, "stream of the input fails with %s", sn(st));
-        else ok = want_equal(&o.records, want, nwant, rep, "stream decode");
-    }
+    int ok = rsv_kv03d_stream_reader(&sr, st, v, &o, NULL, want, NULL, nwant, rep);
     rsv_stream_reader_free(&sr);
     rsv_oracle_stream_result_free(&o);
     return ok;
@@ -445,14 +263,14 @@ int rsv_kv03d_roundtrip(const rsv_record *recs, size_t n, const rsv_kv03_policy 
 static int input_error_matches(const uint8_t *file, size_t size, rsv_status st, uint64_t codec_record,
                                uint64_t bit, rsv_kv03d_report *rep, size_t input)
 {
-    rsv_oracle_kv03_result o;
-    oracle_decode(file, size, NULL, RSV_ORACLE_KV03_WALK, &o);
+    rsv_oracle_kv03_v2_result v;
+    rsv_oracle_kv03_decode_v2(file, size, NULL, RSV_ORACLE_KV03_WALK, &v);
+    const rsv_oracle_kv03_result o = v.base;
     int ok = 1;
-    if (o.status != st || o.phase != RSV_ORACLE_PHASE_SCAN || o.record != oracle_record(st, codec_record) ||
-        o.bitpos != bit)
+    if (o.status != st || o.phase != RSV_ORACLE_PHASE_SCAN || !rsv_kv03d_same_pos(st, codec_record, bit, o.record, o.bitpos))
         ok = fail(rep, "merge: codec input %zu fails with %s at record %llu bit %llu; that input's own walk: %s at record %llu bit %llu",
                   input, sn(st), (ull)codec_record, (ull)bit, sn(o.status), (ull)o.record, (ull)o.bitpos);
-    rsv_oracle_kv03_result_free(&o);
+    rsv_oracle_kv03_v2_result_free(&v);
     return ok;
 }
 
@@ -482,6 +300,7 @@ int rsv_kv03d_merge(const uint8_t *const *files, const size_t *sizes, size_t n, 
     rsv_status cst = RSV_OK;
     size_t cin = SIZE_MAX;
     int walk_failure = 0;
+    rsv_status poisoned = RSV_ERR_POISONED; /* what a step after the failure returned */
     rsv_kv03_diag dg = {RSV_OK, 0, 0};
     uint8_t *out = NULL;
     size_t out_len = 0;
@@ -498,6 +317,9 @@ int rsv_kv03d_merge(const uint8_t *const *files, const size_t *sizes, size_t n, 
         if (cst) {
             dg = rsv_merge_diag(&m);
             cin = rsv_merge_failed_input(&m);
+            int done;
+            rsv_status again = rsv_merge_step(&m, &done);
+            if (again != RSV_ERR_POISONED) poisoned = again;
         }
         rsv_merge_free(&m);
     }
@@ -528,6 +350,21 @@ int rsv_kv03d_merge(const uint8_t *const *files, const size_t *sizes, size_t n, 
         }
     } else if (cst != om.status) {
         ok = fail(rep, "merge: codec %s (input %zu), oracle %s (input %zu)", sn(cst), cin, sn(om.status), om.input);
+    }
+    if (ok && poisoned != RSV_ERR_POISONED) {
+        ok = fail(rep, "merge: a step after %s returned %s, not POISONED", sn(cst), sn(poisoned));
+    } else if (ok && cst != RSV_OK && cst != RSV_ERR_INVALID_ARGUMENT && (rep->opts & RSV_KV03D_ONE_BAD_INPUT)) {
+        /* one corrupt input: both sides must name it, with the same error
+         * and, for a §3.3 walk error (oracle scan step 3), its position */
+        size_t ci = cin < n ? cin : SIZE_MAX;
+        rep->checks++;
+        if (cst != om.status || ci != om.input)
+            ok = fail(rep, "merge (one bad input): codec %s (input %zu), oracle %s (input %zu)", sn(cst), ci,
+                      sn(om.status), om.input);
+        else if (om.phase == RSV_ORACLE_PHASE_SCAN && om.step == 3 &&
+                 !rsv_kv03d_same_pos(cst, dg.record, dg.bit, om.record, om.bitpos))
+            ok = fail(rep, "merge: %s in input %zu: codec record %llu bit %llu, oracle record %llu bit %llu", sn(cst), ci,
+                      (ull)dg.record, (ull)dg.bit, (ull)om.record, (ull)om.bitpos);
     }
     rep->codec.walk = cst;
     rep->oracle.walk = om.status;
