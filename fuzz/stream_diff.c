@@ -165,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         (csel >> 1) & 1, (sel >> 7) & 1, NULL, NULL};
     char msg[RSV_RBD_MSG];
     c.run = "record batch";
-    if (!rsv_rbd_stream(c.v, set.oracle, set.m, &bs, NULL, msg)) fail(&c, "record batch: %s%s%" PRIu64 "%" PRIu64, msg, "", 0, 0);
+    if (!rsv_rbd_stream(c.v, set.oracle, set.m, &bs, NULL, msg)) fail(&c, "record batch: %s", msg);
     rsv_fuzz_arena_unpoison();
     return 0;
 }
