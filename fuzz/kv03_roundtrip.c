@@ -22,12 +22,21 @@
  *      init_set with the generated set, in its generated order, unused codes
  *      included) and the oracle's (v1 / stream_decode_v2 with that set)
  *      agree (the comparison engine, rsv_kv03d_stream_reader) and decode it
- *      back to the input records and their code indices.
+ *      back to the input records and their code indices;
+ *   4. when the flags' high nibble is 0xF (1 input in 16): written again by
+ *      a path writer (rsv_kv03_writer_init_path, a flush bound of 1-64 bytes
+ *      from the input, so the sink flushes many times) into $TMPDIR (else
+ *      /dev/shm, else /tmp): same status and failing record as the in-memory
+ *      writer; on success the file equals the oracle's bytes, read back by
+ *      rsv_kv03_open_path or rsv_kv03_open_path_copy; on failure neither the
+ *      file nor the temporary exists (no partial output).
  * Aborts with "kv03_roundtrip MISMATCH: ..." on any disagreement. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "data_producer.h"
 #include "guard_arena.h"
@@ -70,6 +79,52 @@ static rsv_status codec_write(const rt *t, uint8_t **out, size_t *n, size_t *bad
     if (st == RSV_OK) st = rsv_kv03_writer_finish(&w, out, n);
     rsv_kv03_writer_free(&w);
     return st;
+}
+
+/* Step 4: the path writer. A directory on tmpfs keeps the fsyncs cheap. */
+static const char *tmp_dir(void)
+{
+    const char *d = getenv("TMPDIR");
+    struct stat st;
+    if (d && *d) return d;
+    return stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
+}
+
+static void path_write(const rt *t, uint8_t knob, rsv_status want, size_t want_bad, const uint8_t *file, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/rsv_fuzz_kv03_roundtrip.%ld.kv", tmp_dir(), (long)getpid());
+    unlink(path);
+    rsv_kv03_writer w;
+    const rsv_kvf_recs *r = &t->r;
+    size_t bad = SIZE_MAX;
+    rsv_status st = rsv_kv03_writer_init_path(&w, &t->pol.codec, t->code.bytes, t->code.bits, path);
+    if (st == RSV_ERR_IO) return; /* no usable temporary directory here: nothing to compare */
+    if (st == RSV_OK) st = rsv_kv03_writer_set_flush_bytes(&w, 1u + (knob & 63u));
+    for (size_t i = 0; st == RSV_OK && i < r->n; i++) {
+        const rsv_record *x = &r->codec[i];
+        st = t->multi ? rsv_kv03_writer_add_coded(&w, x->code, x->code_bits, x->key, x->key_len, x->value)
+                      : rsv_kv03_writer_add(&w, x->key, x->key_len, x->value);
+        if (st) bad = i;
+    }
+    if (st == RSV_OK) st = rsv_kv03_writer_commit(&w);
+    const char *tmp = rsv_kv03_writer_temp_path(&w);
+    if (st != RSV_OK && tmp) rsv_kvf_fail(T, "path writer: temporary %s still named after %s", tmp, sn(st));
+    rsv_kv03_writer_free(&w);
+    if (st != want || (st != RSV_OK && bad != want_bad))
+        rsv_kvf_fail(T, "path writer %s (record %zu), in-memory writer %s (record %zu)", sn(st), bad, sn(want),
+                     want_bad);
+    if (st != RSV_OK) {
+        if (access(path, F_OK) == 0) rsv_kvf_fail(T, "path writer failed with %s but %s exists", sn(st), path);
+        return;
+    }
+    rsv_kv03_file f;
+    rsv_status ost = (knob & 64u) ? rsv_kv03_open_path_copy(path, NULL, &f) : rsv_kv03_open_path(path, NULL, &f);
+    if (ost != RSV_OK) rsv_kvf_fail(T, "path writer's file does not open: %s", sn(ost));
+    if (f.size != n || memcmp(f.bytes, file, n) != 0)
+        rsv_kvf_fail(T, "path writer's file differs from the oracle's (%" PRIu64 " vs %zu bytes)", f.size, n);
+    rsv_kv03_close(&f);
+    unlink(path);
 }
 
 /* The oracle's batch encoding (v1 with C0, or v2 with each record's code). */
@@ -220,6 +275,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         read_back(&t, ob, on);
     }
+    if ((flags >> 4) == 0xFu) path_write(&t, rsv_fuzz_u8(&in), wst, wbad, ob, on);
     stream(&t);
     free(ob);
     free(wb);
