@@ -40,9 +40,10 @@
 #define P2(k) (UINT64_C(1) << (k))
 
 static const uint64_t ex_orders[] = {0, 1, 2, 3, 7, 31, 62, 63};
-/* 1, 2, 3, 7, 2^k and 2^k +- 1 for k = 2, 4, 32, 63, and 2^64 - 1 */
-static const uint64_t ex_moduli[] = {1,         2,     3,         4,         5,         7,
-                                     15,        16,    17,        P2(32) - 1, P2(32),   P2(32) + 1,
+/* every m in 1..17 (1..16 is the reader's per-modulus remainder table, 17 the
+ * first modulus past it), 2^k and 2^k +- 1 for k = 32, 63, and 2^64 - 1 */
+static const uint64_t ex_moduli[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                                     13, 14, 15, 16, 17, P2(32) - 1, P2(32), P2(32) + 1,
                                      P2(63) - 1, P2(63), P2(63) + 1, UINT64_MAX};
 static const size_t ex_counts[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 64};
 #define NCOUNTS (sizeof ex_counts / sizeof *ex_counts)
@@ -198,7 +199,7 @@ uint64_t rsv_diff_exhaustive_cases(unsigned max_len, unsigned families)
     uint64_t per = 0, total = 0;
     if (families & RSV_DIFF_EX_FIXED) per += 1 + 65;
     if (families & RSV_DIFF_EX_EG) per += 8 + 1;
-    if (families & RSV_DIFF_EX_GOLOMB) per += 2 * 16;
+    if (families & RSV_DIFF_EX_GOLOMB) per += 2 * 24;
     if (families & RSV_DIFF_EX_BATCH) per += 3 * 10;
     total = per * rsv_diff_exhaustive_places(max_len);
     if (families & RSV_DIFF_EX_SPAN) /* 3 (L + 2) + 1 per placement of a length-L string */

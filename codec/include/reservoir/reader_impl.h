@@ -256,6 +256,34 @@ static inline int rsv__eg0_try(rsv_reader *r, uint64_t *out)
     return 1;
 }
 
+/* The remainder of the w-bit window x for a small modulus m (1 <= m <= 16,
+ * w = bitlen(m - 1) <= 4, x < 2^w): x >> 1 when the remainder is short
+ * ((x >> 1) < cutoff = 2^w - m), else x - cutoff (CODES.md, Golomb). One
+ * load instead of the compare-free select's six instructions on the value
+ * path; the cache's chain still takes the long/short bit from the compare. */
+#define RSV__GOLOMB_TAB_M 16u
+#define RSV__GW(m) ((m) <= 1 ? 0 : (m) <= 2 ? 1 : (m) <= 4 ? 2 : (m) <= 8 ? 3 : 4)
+#define RSV__GCUT(m) ((1u << RSV__GW(m)) - (m))
+#define RSV__GREM(m, x) \
+    ((x) >= (1u << RSV__GW(m)) ? 0u : ((x) >> 1) < RSV__GCUT(m) ? (x) >> 1 : (x) - RSV__GCUT(m))
+#define RSV__GROW(m)                                                                            \
+    { RSV__GREM(m, 0u), RSV__GREM(m, 1u), RSV__GREM(m, 2u), RSV__GREM(m, 3u), RSV__GREM(m, 4u),   \
+      RSV__GREM(m, 5u), RSV__GREM(m, 6u), RSV__GREM(m, 7u), RSV__GREM(m, 8u), RSV__GREM(m, 9u),   \
+      RSV__GREM(m, 10u), RSV__GREM(m, 11u), RSV__GREM(m, 12u), RSV__GREM(m, 13u),                 \
+      RSV__GREM(m, 14u), RSV__GREM(m, 15u) }
+static inline unsigned rsv__golomb_rem_small(unsigned m, unsigned x)
+{
+    static const uint8_t tab[RSV__GOLOMB_TAB_M + 1][16] = {
+        {0},           RSV__GROW(1u),  RSV__GROW(2u),  RSV__GROW(3u),  RSV__GROW(4u),  RSV__GROW(5u),
+        RSV__GROW(6u), RSV__GROW(7u),  RSV__GROW(8u),  RSV__GROW(9u),  RSV__GROW(10u), RSV__GROW(11u),
+        RSV__GROW(12u), RSV__GROW(13u), RSV__GROW(14u), RSV__GROW(15u), RSV__GROW(16u)};
+    return tab[m][x]; /* m <= 16, x < 2^w <= 16 */
+}
+#undef RSV__GROW
+#undef RSV__GREM
+#undef RSV__GCUT
+#undef RSV__GW
+
 /* Quotient = leading zeros, then a w-bit window whose top w-1 bits are the
  * short remainder. With the marker bit shifted to the top (c1 = cache << q),
  * "long remainder" is the single compare c1 >= g->longcut, and the
@@ -271,7 +299,9 @@ static inline int rsv__golomb_try(rsv_reader *r, const rsv_golomb *g, uint64_t *
     uint64_t c1 = c << q;                            /* q <= 63 */
     unsigned longc = c1 >= g->longcut;
     uint64_t x = (c1 >> (63u - g->w)) & g->mask;     /* w <= 63 */
-    *out = (uint64_t)q * g->m + rsv__select(longc, x - g->cutoff, x >> 1);
+    uint64_t rem = g->m <= RSV__GOLOMB_TAB_M ? rsv__golomb_rem_small((unsigned)g->m, (unsigned)x)
+                                             : rsv__select(longc, x - g->cutoff, x >> 1);
+    *out = (uint64_t)q * g->m + rem;
     r->cache = (c1 << 1) << (g->w - 1u + longc);     /* w = 0 implies longc = 1: 0..63 */
     unsigned used = total - 1 + longc;
     r->n -= used;
