@@ -52,14 +52,14 @@ static void check_view(const uint8_t *data, uint64_t off, uint64_t len, const ch
         memset(dst, 0xA5, sizeof dst);
         rsv__acc a = rsv__acc_begin(dst, d);
         rsv__acc_bits(&a, 1, 1);
-        rsv__acc_copy(&a, data, off + skip, off, off + len, n);
+        rsv__acc_copy(&a, data, off + skip, rsv__view_lo(off), rsv__view_hi(off, len), n);
         uint64_t end = rsv__acc_end(&a, dst);
         int ok = end == d + 1 + n && bit_at(dst, d) == 1;
         for (uint64_t i = 0; ok && i < n; i++) ok = bit_at(dst, d + 1 + i) == bit_at(data, off + skip + i);
         gp_check(ok, "%s: acc_copy off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
 
         rsv_guard_set_case("%s: copy_bits off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
-        end = rsv__copy_bits(dst, d, data, off + skip, off, off + len, n);
+        end = rsv__copy_bits(dst, d, data, off + skip, rsv__view_lo(off), rsv__view_hi(off, len), n);
         ok = end == d + n;
         for (uint64_t i = 0; ok && i < n; i++) ok = bit_at(dst, d + i) == bit_at(data, off + skip + i);
         gp_check(ok, "%s: copy_bits off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
@@ -69,7 +69,7 @@ static void check_view(const uint8_t *data, uint64_t off, uint64_t len, const ch
         memset(other, 0, sizeof other);
         for (uint64_t i = 0; i < n; i++)
             if (bit_at(data, off + skip + i)) other[(3 + i) >> 3] |= (uint8_t)(0x80u >> ((3 + i) & 7));
-        rsv__src sv = {data, off, off + len}, so = {other, 3, 3 + n};
+        rsv__src sv = {data, rsv__view_lo(off), rsv__view_hi(off, len)}, so = {other, 0, rsv__view_hi(3, n)};
         uint64_t lcp = 99;
         int c = rsv__lcp_bits(sv, off + skip, n, so, 3, n, &lcp);
         gp_check(c == 0 && lcp == n, "%s: lcp equal off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off,
