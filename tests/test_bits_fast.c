@@ -152,7 +152,8 @@ Test(bits_fast, lcp_every_offset)
                         if (cp < m) set_bit(b, ob + cp, !get_bit(a, oa + cp)); /* first difference */
                         uint64_t ref_lcp = cp < m ? cp : m;
                         int ref = cp < m ? (get_bit(a, oa + cp) ? 1 : -1) : (la < lb ? -1 : la > lb);
-                        rsv__src sa = {a, rsv__view_lo(oa), rsv__view_hi(oa, la)}, sb = {b, rsv__view_lo(ob), rsv__view_hi(ob, lb)};
+                        rsv__src sa = {a, rsv__view_lo(oa), rsv__view_hi(oa, la)};
+                        rsv__src sb = {b, rsv__view_lo(ob), rsv__view_hi(ob, lb)};
                         uint64_t got = 99;
                         int c = rsv__lcp_bits(sa, oa, la, sb, ob, lb, &got);
                         cr_assert_eq(c < 0 ? -1 : c > 0, ref, "%u %u %u %u %u", oa, ob, la, lb, cp);
@@ -184,7 +185,8 @@ Test(bits_fast, copy_from_inside_a_view)
                     for (size_t i = 0; i < sizeof dst; i++) dst[i] = ref[i] = (uint8_t)rnd();
                     unsigned len = vlen - skip;
                     for (unsigned i = 0; i < len; i++) set_bit(ref, d + i, get_bit(src, vbeg + skip + i));
-                    uint64_t end = rsv__copy_bits(dst, d, src, vbeg + skip, rsv__view_lo(vbeg), rsv__view_hi(vbeg, vlen), len);
+                    uint64_t lo = rsv__view_lo(vbeg), hi = rsv__view_hi(vbeg, vlen);
+                    uint64_t end = rsv__copy_bits(dst, d, src, vbeg + skip, lo, hi, len);
                     cr_assert_eq(end, d + len);
                     for (unsigned i = 0; i < d + len; i++)
                         cr_assert_eq(get_bit(dst, i), get_bit(ref, i), "vbeg %u vlen %u skip %u d %u bit %u",
@@ -194,7 +196,7 @@ Test(bits_fast, copy_from_inside_a_view)
                      * after d + 1 bits */
                     rsv__acc a = rsv__acc_begin(dst, d);
                     rsv__acc_bits(&a, 1, 1);
-                    rsv__acc_copy(&a, src, vbeg + skip, rsv__view_lo(vbeg), rsv__view_hi(vbeg, vlen), len);
+                    rsv__acc_copy(&a, src, vbeg + skip, lo, hi, len);
                     cr_assert_eq(rsv__acc_end(&a, dst), d + 1 + len);
                     set_bit(ref, d, 1);
                     for (unsigned i = 0; i < len; i++) set_bit(ref, d + 1 + i, get_bit(src, vbeg + skip + i));

@@ -193,7 +193,8 @@ rsv_status rsv_put_view(rsv_writer *w, rsv_view v)
     rsv_status st = rsv_writer_reserve(w, v.len);
     if (st) return st;
     if (v.len && rsv__writer_has_slack(w, v.len)) { /* word at a time */
-        w->nbits = rsv__copy_bits(w->buf, w->nbits, v.data, v.off, rsv__view_lo(v.off), rsv__view_hi(v.off, v.len), v.len);
+        w->nbits = rsv__copy_bits(w->buf, w->nbits, v.data, v.off, rsv__view_lo(v.off), rsv__view_hi(v.off, v.len),
+                                  v.len);
         return RSV_OK;
     }
     /* Near the end of a fixed buffer: 64 bits per read, one byte per store. */
