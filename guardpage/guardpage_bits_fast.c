@@ -8,6 +8,9 @@
  *    SSE2 steps whose second load ends one byte further, then 64-bit) and
  *    rsv__copy_bits of the view's bits from every start inside it (the tail
  *    loads back up inside the view, never before its first byte);
+ *  - rsv__copy_bytes of the whole bytes from every start, rsv__key_store of
+ *    the bits from every start after 0..7 inherited bits and rsv__key_greater
+ *    of the stored key against the view (the key rebuild's loads);
  *  - rsv__lcp_bits of the view against an equal copy and against copies with
  *    one bit flipped, from every start.
  * Expected bits come from a bit-at-a-time reference. Any load outside the
@@ -52,24 +55,43 @@ static void check_view(const uint8_t *data, uint64_t off, uint64_t len, const ch
         memset(dst, 0xA5, sizeof dst);
         rsv__acc a = rsv__acc_begin(dst, d);
         rsv__acc_bits(&a, 1, 1);
-        rsv__acc_copy(&a, data, off + skip, off, off + len, n);
+        rsv__acc_copy(&a, data, off + skip, rsv__view_lo(off), rsv__view_hi(off, len), n);
         uint64_t end = rsv__acc_end(&a, dst);
         int ok = end == d + 1 + n && bit_at(dst, d) == 1;
         for (uint64_t i = 0; ok && i < n; i++) ok = bit_at(dst, d + 1 + i) == bit_at(data, off + skip + i);
         gp_check(ok, "%s: acc_copy off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
 
         rsv_guard_set_case("%s: copy_bits off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
-        end = rsv__copy_bits(dst, d, data, off + skip, off, off + len, n);
+        end = rsv__copy_bits(dst, d, data, off + skip, rsv__view_lo(off), rsv__view_hi(off, len), n);
         ok = end == d + n;
         for (uint64_t i = 0; ok && i < n; i++) ok = bit_at(dst, d + i) == bit_at(data, off + skip + i);
         gp_check(ok, "%s: copy_bits off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
+
+        /* the key rebuild's copies: the whole bytes from off + skip, and the
+         * bits stored as a key literal after u inherited bits (u + n a whole
+         * number of bytes), then compared with that key */
+        rsv_guard_set_case("%s: copy_bytes off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
+        uint64_t hi = rsv__view_hi(off, len);
+        rsv__copy_bytes(dst, data, off + skip, n / 8, hi);
+        ok = 1;
+        for (uint64_t i = 0; ok && i < n / 8 * 8; i++) ok = bit_at(dst, i) == bit_at(data, off + skip + i);
+        gp_check(ok, "%s: copy_bytes off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
+        rsv_guard_set_case("%s: key_store off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
+        unsigned u = (unsigned)((8 - n % 8) % 8);
+        memset(dst, 0x5A, sizeof dst);
+        rsv__key_store(dst, u, n, data, off + skip, hi);
+        ok = (dst[0] >> (8 - u)) == (0x5A >> (8 - u)) || u == 0;
+        for (uint64_t i = 0; ok && i < n; i++) ok = bit_at(dst, u + i) == bit_at(data, off + skip + i);
+        ok = ok && rsv__key_greater(dst, (u + n) / 8, u, n, data, off + skip, hi) == 0;
+        gp_check(ok, "%s: key_store/key_greater off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len,
+                 skip);
 
         /* other = the same bits at offset 3; then flip one bit at a time */
         rsv_guard_set_case("%s: lcp off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);
         memset(other, 0, sizeof other);
         for (uint64_t i = 0; i < n; i++)
             if (bit_at(data, off + skip + i)) other[(3 + i) >> 3] |= (uint8_t)(0x80u >> ((3 + i) & 7));
-        rsv__src sv = {data, off, off + len}, so = {other, 3, 3 + n};
+        rsv__src sv = {data, rsv__view_lo(off), rsv__view_hi(off, len)}, so = {other, 0, rsv__view_hi(3, n)};
         uint64_t lcp = 99;
         int c = rsv__lcp_bits(sv, off + skip, n, so, 3, n, &lcp);
         gp_check(c == 0 && lcp == n, "%s: lcp equal off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off,

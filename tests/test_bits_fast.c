@@ -152,7 +152,8 @@ Test(bits_fast, lcp_every_offset)
                         if (cp < m) set_bit(b, ob + cp, !get_bit(a, oa + cp)); /* first difference */
                         uint64_t ref_lcp = cp < m ? cp : m;
                         int ref = cp < m ? (get_bit(a, oa + cp) ? 1 : -1) : (la < lb ? -1 : la > lb);
-                        rsv__src sa = {a, oa, oa + la}, sb = {b, ob, ob + lb};
+                        rsv__src sa = {a, rsv__view_lo(oa), rsv__view_hi(oa, la)};
+                        rsv__src sb = {b, rsv__view_lo(ob), rsv__view_hi(ob, lb)};
                         uint64_t got = 99;
                         int c = rsv__lcp_bits(sa, oa, la, sb, ob, lb, &got);
                         cr_assert_eq(c < 0 ? -1 : c > 0, ref, "%u %u %u %u %u", oa, ob, la, lb, cp);
@@ -184,7 +185,8 @@ Test(bits_fast, copy_from_inside_a_view)
                     for (size_t i = 0; i < sizeof dst; i++) dst[i] = ref[i] = (uint8_t)rnd();
                     unsigned len = vlen - skip;
                     for (unsigned i = 0; i < len; i++) set_bit(ref, d + i, get_bit(src, vbeg + skip + i));
-                    uint64_t end = rsv__copy_bits(dst, d, src, vbeg + skip, vbeg, vbeg + vlen, len);
+                    uint64_t lo = rsv__view_lo(vbeg), hi = rsv__view_hi(vbeg, vlen);
+                    uint64_t end = rsv__copy_bits(dst, d, src, vbeg + skip, lo, hi, len);
                     cr_assert_eq(end, d + len);
                     for (unsigned i = 0; i < d + len; i++)
                         cr_assert_eq(get_bit(dst, i), get_bit(ref, i), "vbeg %u vlen %u skip %u d %u bit %u",
@@ -194,7 +196,7 @@ Test(bits_fast, copy_from_inside_a_view)
                      * after d + 1 bits */
                     rsv__acc a = rsv__acc_begin(dst, d);
                     rsv__acc_bits(&a, 1, 1);
-                    rsv__acc_copy(&a, src, vbeg + skip, vbeg, vbeg + vlen, len);
+                    rsv__acc_copy(&a, src, vbeg + skip, lo, hi, len);
                     cr_assert_eq(rsv__acc_end(&a, dst), d + 1 + len);
                     set_bit(ref, d, 1);
                     for (unsigned i = 0; i < len; i++) set_bit(ref, d + 1 + i, get_bit(src, vbeg + skip + i));
@@ -204,4 +206,85 @@ Test(bits_fast, copy_from_inside_a_view)
                 }
             free(src);
         }
+}
+
+/* Bits [0, n) of x and y equal? (bit-string compare of a reference built bit
+ * by bit against the code's output) */
+static int same_bits(const uint8_t *x, const uint8_t *y, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (get_bit(x, i) != get_bit(y, i)) return 0;
+    return 1;
+}
+
+/* Every copy of the library, every length 0..700 bits x every source bit
+ * offset 0..7 x every destination bit offset 0..7, against a bit-at-a-time
+ * reference. The source view is its exactly-sized heap buffer's whole byte
+ * range (ASan reports a load of the byte after it, or before it), and the
+ * window passed is that view's, rsv__view_lo/rsv__view_hi:
+ *  - rsv__copy_bits and rsv__acc_copy (after one accumulated bit, so the
+ *    bulk and SSE2 loops start at every accumulator offset) write exactly
+ *    the source bits after the kept destination bits;
+ *  - rsv__key_store (lengths ending on a byte boundary of the destination)
+ *    keeps the destination's first bits and stores the literal after them;
+ *    rsv__key_greater agrees with a bit-at-a-time order of that key against
+ *    the old one, for an equal old key and one with the last or first
+ *    literal bit flipped;
+ *  - rsv__copy_bytes (whole-byte lengths) copies the bytes. */
+Test(bits_fast, every_copy_every_length_and_offset)
+{
+    unsigned cases = 0;
+    for (unsigned len = 0; len <= 700; len++)
+        for (unsigned so = 0; so < 8; so++) {
+            size_t n = (so + len + 7) / 8;
+            uint8_t *src = random_bytes(n);
+            uint64_t lo = rsv__view_lo(so), hi = rsv__view_hi(so, len);
+            for (unsigned d = 0; d < 8; d++) {
+                uint8_t dst[100], ref[100]; /* 8 + 1 + 700 bits and 8 bytes of store slack */
+                for (size_t i = 0; i < sizeof dst; i++) dst[i] = ref[i] = (uint8_t)rnd();
+                for (unsigned i = 0; i < len; i++) set_bit(ref, d + i, get_bit(src, so + i));
+                cr_assert_eq(rsv__copy_bits(dst, d, src, so, lo, hi, len), d + len);
+                cr_assert(same_bits(dst, ref, d + len), "copy_bits len %u so %u d %u", len, so, d);
+
+                rsv__acc a = rsv__acc_begin(dst, d);
+                rsv__acc_bits(&a, 1, 1);
+                rsv__acc_copy(&a, src, so, lo, hi, len);
+                cr_assert_eq(rsv__acc_end(&a, dst), d + 1 + len);
+                set_bit(ref, d, 1);
+                for (unsigned i = 0; i < len; i++) set_bit(ref, d + 1 + i, get_bit(src, so + i));
+                cr_assert(same_bits(dst, ref, d + 1 + len), "acc_copy len %u so %u d %u", len, so, d);
+
+                if ((d + len) % 8 == 0) { /* a key literal after d inherited bits */
+                    uint8_t key[100], old[100];
+                    for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)rnd();
+                    memcpy(ref, key, sizeof ref);
+                    for (unsigned i = 0; i < len; i++) set_bit(ref, d + i, get_bit(src, so + i));
+                    memcpy(old, ref, sizeof old);
+                    rsv__key_store(key, d, len, src, so, hi);
+                    cr_assert(same_bits(key, ref, d + len), "key_store len %u so %u d %u", len, so, d);
+                    uint64_t old_len = (d + len) / 8;
+                    /* K = old: not greater; flipping a literal bit of old
+                     * makes K greater exactly when K's bit is 1 */
+                    cr_assert_eq(rsv__key_greater(old, old_len, d, len, src, so, hi), 0);
+                    for (unsigned f = 0; f < 2 && len; f++) {
+                        uint64_t at = d + (f ? 0 : len - 1);
+                        set_bit(old, at, !get_bit(ref, at));
+                        cr_assert_eq(rsv__key_greater(old, old_len, d, len, src, so, hi), (int)get_bit(ref, at),
+                                     "key_greater len %u so %u d %u flip %llu", len, so, d, (unsigned long long)at);
+                        set_bit(old, at, get_bit(ref, at));
+                    }
+                    /* a one-byte-shorter old key is a proper prefix: K greater */
+                    if (old_len && len >= 8) cr_assert_eq(rsv__key_greater(old, old_len - 1, d, len, src, so, hi), 1);
+                }
+                if (d == 0 && len % 8 == 0) {
+                    for (size_t i = 0; i < sizeof dst; i++) dst[i] = (uint8_t)rnd();
+                    rsv__copy_bytes(dst, src, so, len / 8, hi);
+                    for (unsigned i = 0; i < len; i++) set_bit(ref, i, get_bit(src, so + i));
+                    cr_assert(same_bits(dst, ref, len), "copy_bytes len %u so %u", len, so);
+                }
+                cases++;
+            }
+            free(src);
+        }
+    cr_assert_eq(cases, 701u * 8 * 8);
 }

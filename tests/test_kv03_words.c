@@ -1,5 +1,5 @@
 /* The word-wise key rebuild, order check and value copy of the cursor and the
- * record-stream reader (codec/src/key_words.h) and the register-local fast
+ * record-stream reader (codec/src/bits_fast.h) and the register-local fast
  * frame parse (codec/src/kv03_frame_parse.h), against the oracle:
  *  - shapes: record pairs A < B whose lcp ends at every bit of a byte
  *    (u = 0..7) after 0, 1 or 9 shared bytes, B's literal 1..80 bytes (so

@@ -1,26 +1,37 @@
-/* Private: word-at-a-time bit loads, compares, copies and appends for the
- * writer and the merge.
+/* Private: the one word-at-a-time bit library — loads, compares, copies
+ * and appends of bit strings for the writer, the merge and the key/value
+ * rebuild of the cursor, the record-stream reader and the record batch.
  *
  * Why: copying or comparing a short sub-view through a fresh rsv_reader costs
- * a slow-path read and a byte-wise tail refill per view, and the writer's
- * append() stores one byte per iteration; in the merge these dominated
+ * a slow-path read and a byte-wise tail refill per view, and a byte-wise
+ * append or key rebuild costs ~1000 instructions per 14-byte hash literal
  * (docs/performance.md). Here a source is read with one unaligned 8-byte
  * load per 56 bits and a destination written with one 8-byte store per 56
  * bits.
  *
- * Loads (CODES.md A1/A4): a source is a byte range [data, data + end/8
- * rounded up) that holds the view; an 8-byte load is made only when all 8
- * bytes lie inside that range, otherwise exactly the remaining bytes are
- * loaded one by one. Callers pass end = the view's end bit, so no byte
- * without a bit of the view is touched. Bits after the view's end inside its
- * last byte may be loaded; callers mask them off.
+ * Loads: the one bound convention. Every source comes with a byte window
+ * [lo, hi) of `data`, chosen by the caller: the bytes this library may load.
+ * Every load goes through the rsv__load_*_in helpers (mem.h) with exactly
+ * that window, so RSV_LOAD_CHECK sees each one. An 8-byte load is made only
+ * when all 8 bytes lie inside the window; otherwise exactly the bytes up to
+ * hi are loaded (backing up inside the window, never below lo). No load
+ * starts before lo, none ends after hi. Bits outside the requested ones that
+ * a load brings in are masked off here or by the caller. The caller picks
+ * the window so that every byte in it holds a bit of the view it reads
+ * (CODES.md A1-A4):
+ *  - a copied or compared view: its own bytes, rsv__view_lo/rsv__view_hi;
+ *  - a key literal or value inside a stream being walked: from the literal's
+ *    or value's first byte to the stream's end byte (rsv__stream_hi), the
+ *    bytes the walker's own 8-byte refills may load (A1 for the stream, and
+ *    no byte before the bits being read: A4).
  *
  * Stores: every store writes the 8 bytes at the destination byte, so the
- * destination needs 8 bytes of slack after the byte that holds the last
- * written bit (callers check capacity first). Bits before the destination
- * bit inside its byte are kept; bits after the written ones, up to the end of
- * the 8 stored bytes, become zero (the rsv_writer invariant wants them zero
- * inside the last byte; later bytes are not content). */
+ * destination needs RSV__STORE_SLACK bytes of slack after the byte that
+ * holds the last written bit (callers check capacity first). Bits before the
+ * destination bit inside its byte are kept; bits after the written ones, up
+ * to the end of the 8 stored bytes, become zero (the rsv_writer invariant
+ * wants them zero inside the last byte; later bytes are not content), except
+ * in rsv__copy_bytes / rsv__key_store, whose slack bytes are unspecified. */
 #ifndef RSV_BITS_FAST_H
 #define RSV_BITS_FAST_H
 
@@ -36,9 +47,24 @@
 /* Out of line on purpose (keeps the callers small enough to inline). */
 #define RSV__OUT_OF_LINE RSV__NOINLINE RSV__UNUSED static
 
-/* Growable writers allocate this many bytes beyond what was asked for, so
- * the 8-byte stores below usually have room. */
-#define RSV__WRITER_SLACK 8
+/* Destination buffers hold this many bytes beyond the last meant byte (the
+ * 8-byte stores write up to 7 more); growable writers allocate it beyond
+ * what was asked for, so the stores usually have room. */
+#define RSV__STORE_SLACK 8u
+#define RSV__WRITER_SLACK RSV__STORE_SLACK
+
+/* The byte window of the view of bits [off, off + len): [off / 8,
+ * ceil((off + len) / 8)). With len = 0 it may hold one byte; nothing is
+ * loaded for an empty view. */
+static inline uint64_t rsv__view_lo(uint64_t off) { return off >> 3; }
+static inline uint64_t rsv__view_hi(uint64_t off, uint64_t len) { return (off + len + 7) >> 3; }
+
+/* Exclusive end byte of a stream view (0 for an empty one): the hi of the
+ * window of a literal or value inside the stream. */
+static inline uint64_t rsv__stream_hi(rsv_view stream)
+{
+    return stream.len ? (stream.off + stream.len - 1) / 8 + 1 : 0;
+}
 
 /* Space for `extra` more bits is reserved; can they be appended with the
  * 8-byte stores? (No store starts after byte (nbits + extra) / 8.) */
@@ -51,25 +77,22 @@ static inline int rsv__writer_has_slack(const rsv_writer *w, uint64_t extra)
 static inline uint64_t rsv__top_mask(unsigned t) { return ~(UINT64_MAX >> (t - 1) >> 1); }
 
 /* Bits [bit, bit + 57) of data (at least 57 of them, fewer only at the
- * source end), left-aligned; beg <= bit < end, [beg, end) being the source
- * view. Loads only bytes holding bits in [beg, end): one 8-byte load at
- * bit's byte when 8 bytes remain, else 8 bytes ending at the view's last
- * byte when the view is that long (bytes before `bit` still hold view
- * bits), else one or two overlapping 4-, 2- or 1-byte loads of exactly the
- * remaining bytes. The low bits may hold source bits past what the caller
- * wants: mask them. */
-static inline uint64_t rsv__load_bits(const uint8_t *data, uint64_t bit, uint64_t beg, uint64_t end)
+ * window's end), left-aligned; lo <= bit / 8 < hi, [lo, hi) being the
+ * source window. One 8-byte load at bit's byte when 8 bytes remain in the
+ * window, else 8 bytes ending at hi when the window is that long (bytes
+ * before `bit` are still window bytes), else one or two overlapping 4-, 2-
+ * or 1-byte loads of exactly the remaining bytes. The low bits may hold
+ * source bits past what the caller wants: mask them. */
+static inline uint64_t rsv__load_bits(const uint8_t *data, uint64_t bit, uint64_t lo, uint64_t hi)
 {
     uint64_t byte = bit >> 3;
-    uint64_t end_byte = (end >> 3) + ((end & 7) != 0);
-    uint64_t nb = end_byte - byte, x;
-    /* load-check bound: the source view's bytes (not a reader: no A4 here) */
-#define RSV__SRC_LO (data + (beg >> 3))
-#define RSV__SRC_HI (data + end_byte)
+    uint64_t nb = hi - byte, x;
+#define RSV__SRC_LO (data + lo)
+#define RSV__SRC_HI (data + hi)
     if (RSV_LIKELY(nb >= 8)) {
         x = rsv__load_be64_in(data + byte, RSV__SRC_LO, RSV__SRC_HI);
-    } else if (end_byte - (beg >> 3) >= 8) { /* back up inside the view */
-        x = rsv__load_be64_in(data + end_byte - 8, RSV__SRC_LO, RSV__SRC_HI) << (8 * (8 - nb)); /* nb >= 1: shift <= 56 */
+    } else if (hi - lo >= 8) { /* back up inside the window */
+        x = rsv__load_be64_in(data + hi - 8, RSV__SRC_LO, RSV__SRC_HI) << (8 * (8 - nb)); /* nb >= 1: shift <= 56 */
     } else {
         /* nb in 1..7 bytes: first and last k bytes (k = 4, 2 or 1), ORed
          * into place; overlapping bytes are the same bytes */
@@ -121,19 +144,19 @@ static inline uint64_t rsv__put_eg0_fast(uint8_t *buf, uint64_t dbit, uint64_t v
     return rsv__put_bits(buf, dbit, v + 1, rsv__eg0_len_fast(v));
 }
 
-/* Copy len bits of src from sbit (source view [sbeg, send), sbit + len <=
- * send) to buf at dbit; returns dbit + len. Needs 8 bytes of slack after the
+/* Copy len bits of src from sbit (source window [lo, hi), sbit + len <=
+ * 8 hi) to buf at dbit; returns dbit + len. Needs 8 bytes of slack after the
  * byte holding the last written bit. */
 static inline uint64_t rsv__copy_bits(uint8_t *buf, uint64_t dbit, const uint8_t *src, uint64_t sbit,
-                                      uint64_t sbeg, uint64_t send, uint64_t len)
+                                      uint64_t lo, uint64_t hi, uint64_t len)
 {
     while (len >= 56) {
-        dbit = rsv__put_word(buf, dbit, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask(56), 56);
+        dbit = rsv__put_word(buf, dbit, rsv__load_bits(src, sbit, lo, hi) & rsv__top_mask(56), 56);
         sbit += 56;
         len -= 56;
     }
     if (len)
-        dbit = rsv__put_word(buf, dbit, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask((unsigned)len),
+        dbit = rsv__put_word(buf, dbit, rsv__load_bits(src, sbit, lo, hi) & rsv__top_mask((unsigned)len),
                              (unsigned)len);
     return dbit;
 }
@@ -190,12 +213,12 @@ static inline void rsv__acc_bits(rsv__acc *a, uint64_t v, unsigned width) /* 1..
  * big-endian word one funnel shift of two consecutive source words (the
  * earlier word carried over, one load per step). Every load starts at or
  * after the first source byte still needed and ends at or before the
- * source's last byte (the loop bounds), so it stays inside the view; every
+ * window's last byte (the loop bounds), so it stays inside the window; every
  * store writes only output bytes. Returns how many source bits were
  * consumed (0 when the source is too short for the loops); the caller
  * appends the rest. */
-RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t sbeg,
-                                              uint64_t send, uint64_t len)
+RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t lo,
+                                              uint64_t hi, uint64_t len)
 {
     /* whole bytes of the accumulator out: n <= 7 pending bits remain */
     rsv__store_be64(a->p, a->acc);
@@ -206,16 +229,16 @@ RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, ui
     uint64_t head = 0;
     if (a->n) { /* complete the partial byte from the source */
         head = 8 - a->n;
-        rsv__acc_put(a, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask((unsigned)head), (unsigned)head);
+        rsv__acc_put(a, rsv__load_bits(src, sbit, lo, hi) & rsv__top_mask((unsigned)head), (unsigned)head);
         rsv__store_be64(a->p, a->acc); /* n = 8: one whole byte */
         a->p += 1;
         a->acc = 0;
         a->n = 0;
     }
-    uint64_t q = sbit + head, end_byte = (send >> 3) + ((send & 7) != 0);
+    uint64_t q = sbit + head;
     const uint8_t *sp = src + (q >> 3);
     unsigned sh = (unsigned)(q & 7);
-    uint64_t avail = end_byte - (q >> 3); /* bytes from sp to the source's end */
+    uint64_t avail = hi - (q >> 3); /* bytes from sp to the window's end */
     uint64_t done = head;                 /* source bits consumed */
     uint8_t *d = a->p;
 #if defined(RSV__HAVE_V128)
@@ -227,8 +250,8 @@ RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, ui
         __m128i c1 = _mm_cvtsi32_si128((int)sh), c2 = _mm_cvtsi32_si128((int)(8 - sh));
         __m128i m1 = _mm_set1_epi8((char)(uint8_t)(0xFFu << sh)), m2 = _mm_set1_epi8((char)(uint8_t)(0xFFu >> (8 - sh)));
         for (uint64_t i = 0; i < steps; i++) {
-            __m128i x = rsv__load_v128_in(sp + 16 * i, src + (sbeg >> 3), src + end_byte);
-            __m128i y = rsv__load_v128_in(sp + 16 * i + 1, src + (sbeg >> 3), src + end_byte);
+            __m128i x = rsv__load_v128_in(sp + 16 * i, src + lo, src + hi);
+            __m128i y = rsv__load_v128_in(sp + 16 * i + 1, src + lo, src + hi);
             x = _mm_or_si128(_mm_and_si128(_mm_sll_epi16(x, c1), m1), _mm_and_si128(_mm_srl_epi16(y, c2), m2));
             _mm_storeu_si128((__m128i *)(void *)(d + 16 * i), x);
         }
@@ -242,9 +265,9 @@ RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, ui
     /* step i loads sp[8(i+1) .. 8(i+1)+7]: needs 8 * steps + 8 <= avail */
     if (avail >= 16 && steps) {
         if (steps > avail / 8 - 1) steps = avail / 8 - 1;
-        uint64_t w0 = rsv__load_be64_in(sp, src + (sbeg >> 3), src + end_byte);
+        uint64_t w0 = rsv__load_be64_in(sp, src + lo, src + hi);
         for (uint64_t i = 0; i < steps; i++) {
-            uint64_t w1 = rsv__load_be64_in(sp + 8 * (i + 1), src + (sbeg >> 3), src + end_byte);
+            uint64_t w1 = rsv__load_be64_in(sp + 8 * (i + 1), src + lo, src + hi);
             rsv__store_be64(d + 8 * i, (w0 << sh) | ((w1 >> 1) >> (63 - sh))); /* sh = 0: second part 0 */
             w0 = w1;
         }
@@ -255,17 +278,17 @@ RSV__OUT_OF_LINE uint64_t rsv__acc_copy_bulk(rsv__acc *a, const uint8_t *src, ui
     return done;
 }
 
-static inline void rsv__acc_copy(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t sbeg, uint64_t send,
+static inline void rsv__acc_copy(rsv__acc *a, const uint8_t *src, uint64_t sbit, uint64_t lo, uint64_t hi,
                                  uint64_t len)
 {
     if (RSV_UNLIKELY(len >= 128)) { /* long (values): 64 bits per step, see rsv__acc_copy_bulk */
-        uint64_t done = rsv__acc_copy_bulk(a, src, sbit, sbeg, send, len);
+        uint64_t done = rsv__acc_copy_bulk(a, src, sbit, lo, hi, len);
         sbit += done;
         len -= done;
     }
     for (; len >= 56; sbit += 56, len -= 56)
-        rsv__acc_put(a, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask(56), 56);
-    if (len) rsv__acc_put(a, rsv__load_bits(src, sbit, sbeg, send) & rsv__top_mask((unsigned)len), (unsigned)len);
+        rsv__acc_put(a, rsv__load_bits(src, sbit, lo, hi) & rsv__top_mask(56), 56);
+    if (len) rsv__acc_put(a, rsv__load_bits(src, sbit, lo, hi) & rsv__top_mask((unsigned)len), (unsigned)len);
 }
 
 /* Store what is pending; returns the destination bit position. */
@@ -275,10 +298,10 @@ static inline uint64_t rsv__acc_end(rsv__acc *a, const uint8_t *buf)
     return 8 * (uint64_t)(a->p - buf) + a->n;
 }
 
-/* A source view for the compare below: bits [beg, end) of data. */
+/* A source for the compare below: data and its byte window [lo, hi). */
 typedef struct rsv__src {
     const uint8_t *data;
-    uint64_t beg, end;
+    uint64_t lo, hi;
 } rsv__src;
 
 /* Bit-string lcp and order of a = bits [abit, abit + la) of view `a` and b
@@ -289,8 +312,8 @@ static inline int rsv__lcp_bits(rsv__src a, uint64_t abit, uint64_t la, rsv__src
     uint64_t m = la < lb ? la : lb;
     for (uint64_t i = 0; i < m; i += 56) {
         unsigned t = m - i < 56 ? (unsigned)(m - i) : 56;
-        uint64_t x = rsv__load_bits(a.data, abit + i, a.beg, a.end);
-        uint64_t d = (x ^ rsv__load_bits(b.data, bbit + i, b.beg, b.end)) & rsv__top_mask(t);
+        uint64_t x = rsv__load_bits(a.data, abit + i, a.lo, a.hi);
+        uint64_t d = (x ^ rsv__load_bits(b.data, bbit + i, b.lo, b.hi)) & rsv__top_mask(t);
         if (d) {
             unsigned z = rsv__clz64(d);
             *lcp = i + z;
@@ -300,6 +323,73 @@ static inline int rsv__lcp_bits(rsv__src a, uint64_t abit, uint64_t la, rsv__src
     }
     *lcp = m;
     return la < lb ? -1 : la > lb;
+}
+
+/* ---- key and value rebuild (cursor, record-stream reader, record batch) --
+ * The literal or value is S bits of data at absolute bit sb; the window is
+ * [sb / 8, hi), hi = the stream's end byte (rsv__stream_hi), see the top. */
+
+/* The new key K = old[0, local) ‖ literal against the old key (old_len
+ * bytes, in key): 1 if K is greater (KV03.md §1.1 order), else 0. Both share
+ * their first local bits, so the literal is compared with the old key's bits
+ * [local, 8 old_len), 56 bits at a time; if one is a prefix of the other the
+ * longer is greater. Needs local <= 8 * old_len and key readable to
+ * old_len + 7. Reads the literal's bytes only as far as the comparison goes. */
+static inline int rsv__key_greater(const uint8_t *key, uint64_t old_len, uint64_t local, uint64_t S,
+                                   const uint8_t *data, uint64_t sb, uint64_t hi)
+{
+    uint64_t T = 8 * old_len - local, L = S < T ? S : T;
+    const uint8_t *k = key + (local >> 3);
+    unsigned u = (unsigned)(local & 7);
+    for (uint64_t j = 0; j < L; j += 56) {
+        unsigned b = (unsigned)(L - j < 56 ? L - j : 56); /* 1..56: shifts 8..63 */
+        uint64_t x = rsv__load_bits(data, sb + j, sb >> 3, hi) >> (64 - b);
+        uint64_t y = (rsv__load_be64_owned(k + j / 8) << u) >> (64 - b); /* key bytes < old_len + 7 */
+        if (x != y) return x > y;
+    }
+    return S > T;
+}
+
+/* Store the literal at key bit `local`, keeping the first local % 8 bits of
+ * byte local / 8. Needs (local + S) % 8 == 0 and key readable and writable
+ * to (local + S) / 8 + 7. */
+static inline void rsv__key_store(uint8_t *key, uint64_t local, uint64_t S, const uint8_t *data, uint64_t sb,
+                                  uint64_t hi)
+{
+    uint64_t d0 = local >> 3, n = ((local + S) >> 3) - d0; /* bytes to write */
+    if (n == 0) return;
+    unsigned u = (unsigned)(local & 7);
+    uint64_t lo = sb >> 3;
+    uint64_t keep = ~(UINT64_MAX >> u); /* the inherited top u bits; 0 for u = 0 */
+    rsv__store_be64(key + d0, (rsv__load_be64_owned(key + d0) & keep) | (rsv__load_bits(data, sb, lo, hi) >> u));
+    for (uint64_t j = 1; 7 * j < n; j++)
+        rsv__store_be64(key + d0 + 7 * j, rsv__load_bits(data, sb - u + 56 * j, lo, hi));
+}
+
+/* Copy nbytes whole bytes from data bit sb (any alignment) to dst; dst
+ * writable to nbytes + 7. Long unaligned copies go 8 bytes per load through
+ * a 2-word shift window while both words are inside the window; aligned ones
+ * copy the whole words of value bytes at once. */
+static inline void rsv__copy_bytes(uint8_t *dst, const uint8_t *data, uint64_t sb, uint64_t nbytes, uint64_t hi)
+{
+    if (nbytes == 0) return;
+    uint64_t lo = sb >> 3, j = 0;
+    unsigned s = (unsigned)(sb & 7);
+    if (s) {
+        /* words at lo + j and lo + j + 8 both inside the window, and the pair
+         * still needed: 8 output bytes need bits up to lo + j + 8 */
+        while (j + 8 <= nbytes && lo + j + 16 <= hi) {
+            uint64_t a = rsv__load_be64_in(data + lo + j, data + lo, data + hi),
+                     b = rsv__load_be64_in(data + lo + j + 8, data + lo, data + hi);
+            rsv__store_be64(dst + j, (a << s) | (b >> (64 - s))); /* 1 <= s <= 7 */
+            j += 8;
+        }
+    } else {
+        uint64_t whole = nbytes & ~(uint64_t)7; /* every byte is a value byte: inside the window */
+        if (whole) rsv__load_copy_in(data + lo, (size_t)whole, dst, data + lo, data + hi);
+        j = whole;
+    }
+    for (; j < nbytes; j += 7) rsv__store_be64(dst + j, rsv__load_bits(data, sb + 8 * j, lo, hi));
 }
 
 #endif

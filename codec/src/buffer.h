@@ -10,7 +10,7 @@
 
 #include "reservoir/record.h"
 
-#include "key_words.h"
+#include "bits_fast.h"
 
 /* Make *p hold at least `need` bytes (contents kept). */
 static inline rsv_status rsv__grow_bytes(uint8_t **p, size_t *cap, uint64_t need)
@@ -31,7 +31,7 @@ static inline rsv_status rsv__grow_bytes(uint8_t **p, size_t *cap, uint64_t need
 
 /* A present value's bytes: borrowed from the file when byte-aligned, else
  * copied into the reader's buffer with word loads bounded by the stream's
- * end byte `pend` (key_words.h). *data stays NULL for tombstones and empty
+ * end byte `pend` (bits_fast.h). *data stays NULL for tombstones and empty
  * values. */
 static inline rsv_status rsv__value_bytes(const rsv_value_span *v, uint64_t pend, uint8_t **buf, size_t *cap,
                                           const uint8_t **data)
@@ -42,9 +42,9 @@ static inline rsv_status rsv__value_bytes(const rsv_value_span *v, uint64_t pend
         *data = v->bytes.data + (v->bytes.off >> 3);
         return RSV_OK;
     }
-    rsv_status st = rsv__grow_bytes(buf, cap, v->len + RSV_KW_SLACK);
+    rsv_status st = rsv__grow_bytes(buf, cap, v->len + RSV__STORE_SLACK);
     if (st) return st;
-    rsv__kw_copy_bytes(*buf, v->bytes.data, v->bytes.off, v->len, pend);
+    rsv__copy_bytes(*buf, v->bytes.data, v->bytes.off, v->len, pend);
     *data = *buf;
     return RSV_OK;
 }

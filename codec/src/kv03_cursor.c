@@ -11,7 +11,7 @@
 #include "reservoir/kv03.h"
 
 #include "buffer.h"
-#include "key_words.h"
+#include "bits_fast.h"
 #include "kv03_frame_parse.h"
 #include "record_batch.h"
 
@@ -55,7 +55,7 @@ static rsv_status poison(rsv_kv03_cursor *c, rsv_status st, uint64_t record)
 /* Make the key buffer hold `need` key bytes plus the word stores' slack. */
 static rsv_status key_room(uint8_t **buf, size_t *cap, uint64_t need)
 {
-    return rsv__grow_bytes(buf, cap, need + RSV_KW_SLACK);
+    return rsv__grow_bytes(buf, cap, need + RSV__STORE_SLACK);
 }
 
 /* §3.3 steps 1–7 of record c->fw.i (frame parse, prefix and order checks
@@ -76,9 +76,9 @@ static RSV__ALWAYS_INLINE rsv_status check_record(rsv_kv03_cursor *c, rsv_kv03_f
         /* Step 6: R <= cont_{i-1} = |C| + 8 key_len (|C| unchanged). Then
          * fr->local <= 8 * key_len: the keys share their first fr->local bits,
          * so step 7 compares the literal with the old key from there on. The
-         * buffer holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
+         * buffer holds key_len + RSV__STORE_SLACK bytes whenever key_len > 0. */
         if (fr->retained > c->fw.code_bits + 8 * old_len) return poison(c, RSV_ERR_MISSING_PREFIX, i);
-        if (!rsv__kw_key_greater(c->key, old_len, fr->local, S, src, sb, pend)) return poison(c, RSV_ERR_UNSORTED, i);
+        if (!rsv__key_greater(c->key, old_len, fr->local, S, src, sb, pend)) return poison(c, RSV_ERR_UNSORTED, i);
     } else { /* record 0 or a code change: the key starts fresh (local = 0) */
         if (fr->retained > c->fw.code_bits) return poison(c, RSV_ERR_MISSING_PREFIX, i); /* step 6: R <= |C| */
         if (i > 0 && fr->code < old_code) return poison(c, RSV_ERR_UNSORTED, i); /* step 7: indices decide */
@@ -92,7 +92,7 @@ static RSV__ALWAYS_INLINE rsv_status store_key(rsv_kv03_cursor *c, const rsv_kv0
     uint64_t nbytes = fr->key_bits / 8;
     rsv_status st = key_room(&c->key, &c->key_cap, nbytes);
     if (st) return poison(c, st, fr->index);
-    rsv__kw_key_store(c->key, fr->local, fr->literal.len, fr->literal.data, fr->literal.off, pend);
+    rsv__key_store(c->key, fr->local, fr->literal.len, fr->literal.data, fr->literal.off, pend);
     c->key_len = (size_t)nbytes;
     return RSV_OK;
 }
@@ -105,7 +105,7 @@ static rsv_status step(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more, int m
     const rsv_kv03_file *f = c->fw.f;
     if (c->fw.i >= f->N) return RSV_OK;
     uint64_t i = c->fw.i;
-    uint64_t pend = rsv__kw_end_byte(f->data);
+    uint64_t pend = rsv__stream_hi(f->data);
     rsv_kv03_frame fr;
     rsv_status st = check_record(c, &fr, pend);
     if (st) return st;
@@ -160,7 +160,7 @@ rsv_status rsv_kv03_cursor_batch(rsv_kv03_cursor *c, rsv_record_batch *out, size
         return RSV_ERR_POISONED;
     }
     const rsv_kv03_file *f = c->fw.f;
-    uint64_t pend = rsv__kw_end_byte(f->data);
+    uint64_t pend = rsv__stream_hi(f->data);
     size_t k = 0;
     int pending = 0; /* record k-1's key is in c->key, not yet in the arena (checks only read c->key) */
     for (; k < n; k++) {

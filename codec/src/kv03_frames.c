@@ -6,9 +6,20 @@
 
 #include "reservoir/kv03.h"
 
-#include "key_words.h"
 #include "kv03_dict.h"
 #include "kv03_frame_parse.h"
+
+/* Before take(S): if the S literal bits can be cached (S <= 57 or already
+ * cached), return them as an integer in *word. A refill loads only bytes
+ * holding bits >= p (CODES.md A4). Returns 0 when the literal is long.
+ * (For the merge's private short-literal option, rsv__kv03_frames_literal_words.) */
+static inline int rsv__literal_peek(rsv_reader *r, uint64_t S, uint64_t *word)
+{
+    if (S <= 57 && S > r->n && S <= rsv_reader_remaining(r)) rsv__refill(r);
+    if (S > r->n) return 0;
+    *word = rsv__top(r->cache, (unsigned)S);
+    return 1;
+}
 
 rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f)
 {

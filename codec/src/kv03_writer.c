@@ -351,7 +351,7 @@ static inline rsv_status frame_impl(rsv_kv03_writer *w, uint64_t lcp, uint64_t k
         rsv__acc a = rsv__acc_begin(buf, w->data.nbits);
         rsv__acc_bits(&a, ctrl_w, ctrl_len);
         rsv__acc_bits(&a, S + 1, rsv__eg0_len_fast(S));
-        if (S) rsv__acc_copy(&a, suffix.data, suffix.off, suffix.off, suffix.off + S, S);
+        if (S) rsv__acc_copy(&a, suffix.data, suffix.off, rsv__view_lo(suffix.off), rsv__view_hi(suffix.off, S), S);
         if (!present) {
             rsv__acc_bits(&a, 0, 1);
         } else {
@@ -359,8 +359,8 @@ static inline rsv_status frame_impl(rsv_kv03_writer *w, uint64_t lcp, uint64_t k
             unsigned el = rsv__eg0_len_fast(v->len);
             rsv__acc_bits(&a, (UINT64_C(1) << el) | (v->len + 1), el + 1);
             if (v->len)
-                rsv__acc_copy(&a, v->bytes.data, v->bytes.off, v->bytes.off, v->bytes.off + v->bytes.len,
-                              v->bytes.len);
+                rsv__acc_copy(&a, v->bytes.data, v->bytes.off, rsv__view_lo(v->bytes.off),
+                              rsv__view_hi(v->bytes.off, v->bytes.len), v->bytes.len);
         }
         uint64_t nb = rsv__acc_end(&a, buf);
         w->data.nbits = nb;

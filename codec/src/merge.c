@@ -152,7 +152,7 @@ static rsv_view head_from(const rsv__merge_head *h, uint64_t from)
 static rsv__src literal_src(const rsv__merge_head *h)
 {
     const rsv_view *l = &h->fr.literal;
-    rsv__src s = {l->data, l->off, l->off + l->len};
+    rsv__src s = {l->data, rsv__view_lo(l->off), rsv__view_hi(l->off, l->len)};
     return s;
 }
 
@@ -217,11 +217,11 @@ RSV__KV03_FAST_INLINE rsv_status advance(rsv__merge *m, size_t i, int one)
     } else if (!first) { /* previous key of this input = E; fr.local <= |E| by step 6 */
         uint64_t ebits = 8 * (uint64_t)m->key_len, d;
         /* E's buffer is ours and fully initialized up to key_cap: load freely */
-        rsv__src e = {m->key, 0, 8 * (uint64_t)m->key_cap};
+        rsv__src e = {m->key, 0, m->key_cap};
         uint64_t x, S = h->fr.literal.len, le = ebits - h->fr.local;
         int cmp;
         if (head_word(h, h->fr.local, &x)) { /* S <= 64: one word against E's */
-            uint64_t mm = S < le ? S : le, y = rsv__load_bits(m->key, h->fr.local, 0, e.end);
+            uint64_t mm = S < le ? S : le, y = rsv__load_bits(m->key, h->fr.local, 0, e.hi);
             uint64_t diff = mm ? (x ^ y) & rsv__top_mask((unsigned)(mm < 57 ? mm : 57)) : 0;
             if (diff || mm <= 57) {
                 unsigned z = diff ? RSV_CLZ64(diff) : 0;
@@ -343,8 +343,8 @@ RSV__KV03_FAST_INLINE rsv_status step(rsv__merge *m, int *done, int one)
     if (st) return poison(m, st, m->n, rsv__kv03_writer_bits(&m->out), m->out.N);
     if (kbits > b) {
         rsv_view src = head_from(w, b);
-        rsv__copy_bits(m->key, b, src.data, src.off, w->fr.literal.off, w->fr.literal.off + w->fr.literal.len,
-                       src.len);
+        rsv__copy_bits(m->key, b, src.data, src.off, rsv__view_lo(w->fr.literal.off),
+                       rsv__view_hi(w->fr.literal.off, w->fr.literal.len), src.len);
     }
     m->key_len = (size_t)(kbits / 8);
     if (!one) m->e_code = w->g; /* one code: e_code and out_code stay 0 */

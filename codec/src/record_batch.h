@@ -8,7 +8,7 @@
 
 #include "reservoir/record_batch.h"
 
-#include "key_words.h"
+#include "bits_fast.h"
 
 static inline rsv_status rsv__batch_args(const rsv_record_batch *b, size_t n)
 {
@@ -72,20 +72,19 @@ static inline void rsv__batch_copy(uint8_t *dst, const uint8_t *src, size_t n)
 }
 
 /* Copy nbytes value bytes from stream bit sb to dst, writing dst[0, nbytes)
- * only (rsv__kw_copy_bytes writes 7 bytes of slack: the caller's arena may
+ * only (rsv__copy_bytes writes 7 bytes of slack: the caller's arena may
  * end at the value's last byte). All but the last up to 7 bytes by
- * rsv__kw_copy_bytes, whose slack then ends at the value's end; those last
+ * rsv__copy_bytes, whose slack then ends at the value's end; those last
  * bytes from one window in a register, stored byte by byte (no load of
  * bytes just stored: no store-forwarding stall). Loads as
- * rsv__kw_copy_bytes (from the value's first byte, below the stream's end
+ * rsv__copy_bytes (from the value's first byte, below the stream's end
  * byte pend). */
 static inline void rsv__batch_copy_exact(uint8_t *dst, const uint8_t *data, uint64_t sb, uint64_t nbytes,
                                          uint64_t pend)
 {
     uint64_t head = nbytes > 7 ? nbytes - 7 : 0; /* writes dst[0, head + 7) = dst[0, nbytes) */
-    rsv__kw_copy_bytes(dst, data, sb, head, pend);
-    uint64_t lend = (sb + 8 * nbytes + 7) >> 3;
-    uint64_t w = rsv__kw_window(data, sb + 8 * head, sb >> 3, lend, pend); /* top 56 bits valid */
+    rsv__copy_bytes(dst, data, sb, head, pend);
+    uint64_t w = rsv__load_bits(data, sb + 8 * head, sb >> 3, pend); /* top 56 bits valid */
     for (uint64_t i = 0; head + i < nbytes; i++) dst[head + i] = (uint8_t)(w >> (56 - 8 * i));
 }
 

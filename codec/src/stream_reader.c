@@ -13,7 +13,7 @@
 #include "reservoir/stream.h"
 
 #include "buffer.h"
-#include "key_words.h"
+#include "bits_fast.h"
 #include "kv03_frame_parse.h"
 #include "record_batch.h"
 
@@ -223,11 +223,11 @@ static RSV__ALWAYS_INLINE rsv_status check_record(rsv_stream_reader *sr, parsed 
 {
     /* order (i > 0): the new key shares [0, kept) with the old one, so only
      * the literal is compared with the old key from there on. The key buffer
-     * holds key_len + RSV_KW_SLACK bytes whenever key_len > 0. */
+     * holds key_len + RSV__STORE_SLACK bytes whenever key_len > 0. */
     if (RSV_LIKELY(parse_fast(sr, p))) {
         /* i > 0 and the same code (selector backspace 0): the key order
          * alone, without the v2 code test (one-code streams pay nothing) */
-        if (!rsv__kw_key_greater(sr->key, sr->key_len, p->kept, p->S, p->lit.data, p->lit.off, pend))
+        if (!rsv__key_greater(sr->key, sr->key_len, p->kept, p->S, p->lit.data, p->lit.off, pend))
             return RSV_ERR_UNSORTED;
     } else {
         parsed slow; /* p's address never escapes: it stays in registers */
@@ -238,7 +238,7 @@ static RSV__ALWAYS_INLINE rsv_status check_record(rsv_stream_reader *sr, parsed 
             /* a code change: distinct codes of a prefix-free set order by the codes alone */
             if (rsv_view_compare(code_at(sr, p->code), code_at(sr, sr->cur)) < 0) return RSV_ERR_UNSORTED;
         } else if (sr->i > 0 &&
-                   !rsv__kw_key_greater(sr->key, sr->key_len, p->kept, p->S, p->lit.data, p->lit.off, pend)) {
+                   !rsv__key_greater(sr->key, sr->key_len, p->kept, p->S, p->lit.data, p->lit.off, pend)) {
             return RSV_ERR_UNSORTED;
         }
         /* a later failure poisons the reader: cur is not read again */
@@ -252,9 +252,9 @@ static RSV__ALWAYS_INLINE rsv_status check_record(rsv_stream_reader *sr, parsed 
 static RSV__ALWAYS_INLINE rsv_status store_key(rsv_stream_reader *sr, const parsed *p, uint64_t pend)
 {
     uint64_t nbytes = (p->kept + p->S) / 8; /* kept <= prev_bits and S <= E: no wrap */
-    rsv_status st = rsv__grow_bytes(&sr->key, &sr->key_cap, nbytes + RSV_KW_SLACK);
+    rsv_status st = rsv__grow_bytes(&sr->key, &sr->key_cap, nbytes + RSV__STORE_SLACK);
     if (st) return st;
-    rsv__kw_key_store(sr->key, p->kept, p->S, p->lit.data, p->lit.off, pend);
+    rsv__key_store(sr->key, p->kept, p->S, p->lit.data, p->lit.off, pend);
     sr->key_len = (size_t)nbytes;
     return RSV_OK;
 }
@@ -262,7 +262,7 @@ static RSV__ALWAYS_INLINE rsv_status store_key(rsv_stream_reader *sr, const pars
 static rsv_status record(rsv_stream_reader *sr, rsv_stream_record *out)
 {
     parsed p;
-    uint64_t pend = rsv__kw_end_byte(rsv_reader_view(&sr->r));
+    uint64_t pend = rsv__stream_hi(rsv_reader_view(&sr->r));
     rsv_status st = check_record(sr, &p, pend);
     if (st) return st;
     st = store_key(sr, &p, pend);
@@ -311,7 +311,7 @@ rsv_status rsv_stream_reader_batch(rsv_stream_reader *sr, rsv_record_batch *out,
         out->stop = RSV_BATCH_STOP_ERROR;
         return RSV_ERR_POISONED;
     }
-    uint64_t pend = rsv__kw_end_byte(rsv_reader_view(&sr->r));
+    uint64_t pend = rsv__stream_hi(rsv_reader_view(&sr->r));
     size_t k = 0;
     int pending = 0; /* record k-1's key is in sr->key, not yet in the arena (checks only read sr->key) */
     for (; k < n; k++) {

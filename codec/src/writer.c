@@ -193,7 +193,8 @@ rsv_status rsv_put_view(rsv_writer *w, rsv_view v)
     rsv_status st = rsv_writer_reserve(w, v.len);
     if (st) return st;
     if (v.len && rsv__writer_has_slack(w, v.len)) { /* word at a time */
-        w->nbits = rsv__copy_bits(w->buf, w->nbits, v.data, v.off, v.off, v.off + v.len, v.len);
+        w->nbits = rsv__copy_bits(w->buf, w->nbits, v.data, v.off, rsv__view_lo(v.off), rsv__view_hi(v.off, v.len),
+                                  v.len);
         return RSV_OK;
     }
     /* Near the end of a fixed buffer: 64 bits per read, one byte per store. */
@@ -223,7 +224,7 @@ rsv_status rsv_put_bytes(rsv_writer *w, const void *bytes, size_t n)
         return RSV_OK;
     }
     if (rsv__writer_has_slack(w, (uint64_t)n * 8)) {
-        w->nbits = rsv__copy_bits(w->buf, w->nbits, p, 0, 0, (uint64_t)n * 8, (uint64_t)n * 8);
+        w->nbits = rsv__copy_bits(w->buf, w->nbits, p, 0, 0, n, (uint64_t)n * 8);
         return RSV_OK;
     }
     for (size_t i = 0; i < n; i++) append(w, p[i], 8);
