@@ -393,8 +393,8 @@ RSV__KV03_FAST_INLINE rsv_status step(rsv__merge *m, int *done, int one)
  * the chosen key come out of the tree one after another in input order, and
  * each is advanced as it comes out — the same inputs in the same order as
  * the scan's advance loop, so a failing input is reported exactly as there.
- * The last of them holds the newest binding; the record is written after
- * the group (the writer's only failures are allocation and I/O). */
+ * As in the scan the record is written before any of them advances; the
+ * newest binding is found in the tree first (newest_equal). */
 
 /* The match of heads a (coming up) and b (stored): returns the winner and
  * leaves the loser's lcp against it. Exhausted heads lose to every live one. */
@@ -453,6 +453,26 @@ static void build(rsv__merge *m, int one)
     }
 }
 
+/* The newest input holding the chosen key (kbits bits, code g) of winner
+ * h, found without touching the tree: every other head equal to it lost to
+ * an equal head, so it is stored, with lcp kbits, on the path of h (or of
+ * such a head, below the node storing that head), where the winner of the
+ * node's last match is that equal head. Searched from h's leaf up to node
+ * `stop` (0: the root). Depth at most the tree's height. */
+static size_t newest_equal(const rsv__merge *m, size_t h, size_t stop, uint64_t kbits, uint64_t g, int one)
+{
+    size_t best = h;
+    for (size_t p = (m->n + h) / 2; p != stop; p /= 2) {
+        size_t s = m->tree[p];
+        const rsv__merge_head *hs = &m->heads[s];
+        if (hs->live && hs->lcp == kbits && hs->fr.key_bits == kbits && (one || hs->g == g)) {
+            size_t x = newest_equal(m, s, p, kbits, g, one);
+            if (x > best) best = x;
+        }
+    }
+    return best;
+}
+
 RSV__KV03_FAST_INLINE rsv_status step_tree(rsv__merge *m, int *done, int one)
 {
     rsv_status st;
@@ -480,39 +500,39 @@ RSV__KV03_FAST_INLINE rsv_status step_tree(rsv__merge *m, int *done, int one)
     }
     m->key_len = (size_t)(kbits / 8);
     if (!one) m->e_code = g;
-    rsv_value_span value = w->fr.value;
+    size_t newest = newest_equal(m, win, 0, kbits, g, one);
+#if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 3
+    /* RSV_SELFTEST_PLANT 3 (see step): keep the older binding of an 8-byte
+     * key held by several inputs */
+    if (kbits == 64) newest = win;
+#endif
+    const rsv_value_span *value = &m->heads[newest].fr.value;
+    int out_same = m->out.N > 0 && (one || m->out_code == g);
+    uint64_t r = !out_same ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
+    if (value->kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {
+        m->lcp_xe = r;
+    } else {
+        if (!out_same && (st = rsv__kv03_writer_code(&m->out, m->codes[g]))) {
+            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
+            return poison(m, st, m->n, d.bit, d.record);
+        }
+        if (!one) m->out_code = g;
+        st = rsv__kv03_writer_add_framed(&m->out, r, kbits, rsv_view_make(m->key, r, kbits - r), value);
+        if (st) {
+            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
+            return poison(m, st, m->n, d.bit, d.record);
+        }
+        m->lcp_xe = kbits;
+        m->emitted++;
+    }
+    /* the heads holding E leave the tree in input order */
     for (;;) {
         if ((st = one ? advance_one(m, win) : advance_multi(m, win))) return st;
         replay(m, win, one);
         win = m->tree[0];
         w = &m->heads[win];
-        if (!w->live || (!one && w->g != g) || w->lcp != kbits || w->fr.key_bits != kbits) break;
-#if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 3
-        /* RSV_SELFTEST_PLANT 3 (see step): keep the older binding of an
-         * 8-byte key held by several inputs */
-        if (kbits == 64) continue;
-#endif
-        value = w->fr.value; /* a newer input holds the key: its binding wins */
+        if (!w->live || (!one && w->g != g) || w->lcp != kbits || w->fr.key_bits != kbits) return RSV_OK;
     }
-    int out_same = m->out.N > 0 && (one || m->out_code == g);
-    uint64_t r = !out_same ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
-    if (value.kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {
-        m->lcp_xe = r;
-        return RSV_OK;
-    }
-    if (!out_same && (st = rsv__kv03_writer_code(&m->out, m->codes[g]))) {
-        rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
-        return poison(m, st, m->n, d.bit, d.record);
-    }
-    if (!one) m->out_code = g;
-    st = rsv__kv03_writer_add_framed(&m->out, r, kbits, rsv_view_make(m->key, r, kbits - r), &value);
-    if (st) {
-        rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
-        return poison(m, st, m->n, d.bit, d.record);
-    }
-    m->lcp_xe = kbits;
-    m->emitted++;
-    return RSV_OK;
 }
 
 rsv_status rsv_merge_step(rsv_merge *pub, int *done)
