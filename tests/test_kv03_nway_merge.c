@@ -55,10 +55,7 @@ static rsv_status run(const rsv_kv03_file *const *pf, size_t n, unsigned flags, 
     if (!st) {
         rsv__merge *s = rsv__merge_of(m);
         cr_assert_not_null(s->tree, "n = %zu >= 3 merges through the tree", n);
-        if (scan) {
-            free(s->tree);
-            s->tree = NULL;
-        }
+        if (scan) s->tree = NULL; /* its slots stay in the heads' block, freed with it */
         st = rsv_merge_run(m);
     }
     if (!st) st = rsv_merge_finish(m, out, len);

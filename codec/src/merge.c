@@ -80,9 +80,12 @@ static rsv_status init(rsv__merge *m, const rsv_kv03_file *const *inputs, size_t
         rsv_status st = inputs[i]->m >= 2 ? rsv_kv03_dictionary_check(inputs[i]) : RSV_OK;
         if (st) return poison(m, st, i, 0, 0);
     }
-    m->heads = calloc(n, sizeof *m->heads);
+    /* heads, then (n >= 3) the tree's n slots, in one block (sizeof a head
+     * is a multiple of 8, so the slots are aligned) */
+    if (n > SIZE_MAX / (sizeof *m->heads + sizeof *m->tree)) return poison(m, RSV_ERR_NOMEM, n, 0, 0);
+    m->heads = calloc(1, n * sizeof *m->heads + (n >= 3 ? n * sizeof *m->tree : 0));
     if (!m->heads) return poison(m, RSV_ERR_NOMEM, n, 0, 0);
-    if (n >= 3 && !(m->tree = calloc(n, sizeof *m->tree))) return poison(m, RSV_ERR_NOMEM, n, 0, 0);
+    if (n >= 3) m->tree = (size_t *)(void *)(m->heads + n);
     size_t bad = n;
     rsv_status st = rsv__merge_codes(m, inputs, n, &bad);
     if (st) return poison(m, st, bad, 0, 0);
@@ -129,8 +132,7 @@ void rsv_merge_free(rsv_merge *pub)
 {
     rsv__merge *m = rsv__merge_of(pub);
     if (!m) return;
-    free(m->heads);
-    free(m->tree);
+    free(m->heads); /* the tree lies in the same block */
     free(m->key);
     free(m->codes); /* code_map lies in the same block (merge_codes.c) */
     m->heads = NULL;
