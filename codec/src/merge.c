@@ -80,8 +80,12 @@ static rsv_status init(rsv__merge *m, const rsv_kv03_file *const *inputs, size_t
         rsv_status st = inputs[i]->m >= 2 ? rsv_kv03_dictionary_check(inputs[i]) : RSV_OK;
         if (st) return poison(m, st, i, 0, 0);
     }
-    m->heads = calloc(n, sizeof *m->heads);
+    /* heads, then (n >= 3) the tree's n slots, in one block (sizeof a head
+     * is a multiple of 8, so the slots are aligned) */
+    if (n > SIZE_MAX / (sizeof *m->heads + sizeof *m->tree)) return poison(m, RSV_ERR_NOMEM, n, 0, 0);
+    m->heads = calloc(1, n * sizeof *m->heads + (n >= 3 ? n * sizeof *m->tree : 0));
     if (!m->heads) return poison(m, RSV_ERR_NOMEM, n, 0, 0);
+    if (n >= 3) m->tree = (size_t *)(void *)(m->heads + n);
     size_t bad = n;
     rsv_status st = rsv__merge_codes(m, inputs, n, &bad);
     if (st) return poison(m, st, bad, 0, 0);
@@ -128,10 +132,11 @@ void rsv_merge_free(rsv_merge *pub)
 {
     rsv__merge *m = rsv__merge_of(pub);
     if (!m) return;
-    free(m->heads);
+    free(m->heads); /* the tree lies in the same block */
     free(m->key);
     free(m->codes); /* code_map lies in the same block (merge_codes.c) */
     m->heads = NULL;
+    m->tree = NULL;
     m->key = NULL;
     m->codes = NULL;
     m->code_map = NULL;
@@ -373,6 +378,165 @@ RSV__KV03_FAST_INLINE rsv_status step(rsv__merge *m, int *done, int one)
     return RSV_OK;
 }
 
+/* ---- n >= 3: a tree of losers with lcp ("offset-value") coding ----------
+ *
+ * Every head's lcp is taken against one reference: the winner keeps its lcp
+ * with E, a stored loser holds its lcp with the head that beat it. The heads
+ * on the last winner's path all lost to that winner, which is E once it is
+ * chosen, so a new head of its input (lcp with E, from advance) meets heads
+ * whose lcp is with E too: a match is decided like one step of the scan
+ * above, and its loser's lcp with the winner is its lcp with E when the lcps
+ * differ (the loser is the one further from E) or the tie compare's result.
+ * Across codes the smaller code wins and the loser gets lcp 0, the value
+ * every head of a code other than E's carries (see the file comment; a
+ * winner's code is >= E's, so the loser's code differs from E's too).
+ *
+ * Equal keys: the smaller input index wins the match, so the heads holding
+ * the chosen key come out of the tree one after another in input order, and
+ * each is advanced as it comes out — the same inputs in the same order as
+ * the scan's advance loop, so a failing input is reported exactly as there.
+ * As in the scan the record is written before any of them advances; the
+ * newest binding is found in the tree first (newest_equal). */
+
+/* The match of heads a (coming up) and b (stored): returns the winner and
+ * leaves the loser's lcp against it. Exhausted heads lose to every live one. */
+RSV__KV03_FAST_INLINE size_t play(rsv__merge *m, size_t a, size_t b, int one)
+{
+    rsv__merge_head *ha = &m->heads[a], *hb = &m->heads[b];
+    if (!ha->live || !hb->live) {
+        if (ha->live != hb->live) return ha->live ? a : b;
+        return a < b ? a : b;
+    }
+    if (!one && ha->g != hb->g) {
+        size_t win = ha->g < hb->g ? a : b;
+        m->heads[win == a ? b : a].lcp = 0;
+        return win;
+    }
+    if (ha->lcp != hb->lcp) return ha->lcp > hb->lcp ? a : b;
+    uint64_t d;
+    int cmp = heads_lcp(ha, hb, ha->lcp, &d);
+    size_t win = cmp < 0 || (cmp == 0 && a < b) ? a : b;
+    m->heads[win == a ? b : a].lcp = ha->lcp + d;
+    return win;
+}
+
+/* Head i changed (advanced or exhausted) while it was the winner: replay its
+ * path to the root. */
+RSV__KV03_FAST_INLINE void replay(rsv__merge *m, size_t i, int one)
+{
+    size_t c = i;
+    for (size_t p = (m->n + i) / 2; p > 0; p /= 2) {
+        size_t s = m->tree[p], w = play(m, c, s, one);
+        m->tree[p] = w == c ? s : c;
+        c = w;
+    }
+    m->tree[0] = c;
+}
+
+/* Initial tournament over the loaded heads (every lcp against the empty
+ * key). Slot value n marks a node no head reached yet. */
+static void build(rsv__merge *m, int one)
+{
+    size_t n = m->n;
+    for (size_t p = 0; p < n; p++) m->tree[p] = n;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = i;
+        for (size_t p = (n + i) / 2; p > 0 && c < n; p /= 2) {
+            if (m->tree[p] == n) {
+                m->tree[p] = c;
+                c = n;
+            } else {
+                size_t s = m->tree[p], w = play(m, c, s, one);
+                m->tree[p] = w == c ? s : c;
+                c = w;
+            }
+        }
+        if (c < n) m->tree[0] = c;
+    }
+}
+
+/* The newest input holding the chosen key (kbits bits, code g) of winner
+ * h, found without touching the tree: every other head equal to it lost to
+ * an equal head, so it is stored, with lcp kbits, on the path of h (or of
+ * such a head, below the node storing that head), where the winner of the
+ * node's last match is that equal head. Searched from h's leaf up to node
+ * `stop` (0: the root). Depth at most the tree's height. */
+static size_t newest_equal(const rsv__merge *m, size_t h, size_t stop, uint64_t kbits, uint64_t g, int one)
+{
+    size_t best = h;
+    for (size_t p = (m->n + h) / 2; p != stop; p /= 2) {
+        size_t s = m->tree[p];
+        const rsv__merge_head *hs = &m->heads[s];
+        if (hs->live && hs->lcp == kbits && hs->fr.key_bits == kbits && (one || hs->g == g)) {
+            size_t x = newest_equal(m, s, p, kbits, g, one);
+            if (x > best) best = x;
+        }
+    }
+    return best;
+}
+
+RSV__KV03_FAST_INLINE rsv_status step_tree(rsv__merge *m, int *done, int one)
+{
+    rsv_status st;
+    if (!m->primed) {
+        for (size_t i = 0; i < m->n; i++)
+            if ((st = one ? advance_one(m, i) : advance_multi(m, i))) return st;
+        build(m, one);
+        m->primed = 1;
+    }
+    size_t win = m->tree[0];
+    rsv__merge_head *w = &m->heads[win];
+    if (!w->live) {
+        m->done = 1;
+        *done = 1;
+        return RSV_OK;
+    }
+    uint64_t b = w->lcp, kbits = w->fr.key_bits, g = w->g;
+    /* E' = E[0, b) ‖ winner bits [b, kbits) */
+    st = grow_key(m, kbits / 8 ? kbits / 8 : 1);
+    if (st) return poison(m, st, m->n, rsv__kv03_writer_bits(&m->out), m->out.N);
+    if (kbits > b) {
+        rsv_view src = head_from(w, b);
+        rsv__copy_bits(m->key, b, src.data, src.off, w->fr.literal.off, w->fr.literal.off + w->fr.literal.len,
+                       src.len);
+    }
+    m->key_len = (size_t)(kbits / 8);
+    if (!one) m->e_code = g;
+    size_t newest = newest_equal(m, win, 0, kbits, g, one);
+#if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 3
+    /* RSV_SELFTEST_PLANT 3 (see step): keep the older binding of an 8-byte
+     * key held by several inputs */
+    if (kbits == 64) newest = win;
+#endif
+    const rsv_value_span *value = &m->heads[newest].fr.value;
+    int out_same = m->out.N > 0 && (one || m->out_code == g);
+    uint64_t r = !out_same ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
+    if (value->kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {
+        m->lcp_xe = r;
+    } else {
+        if (!out_same && (st = rsv__kv03_writer_code(&m->out, m->codes[g]))) {
+            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
+            return poison(m, st, m->n, d.bit, d.record);
+        }
+        if (!one) m->out_code = g;
+        st = rsv__kv03_writer_add_framed(&m->out, r, kbits, rsv_view_make(m->key, r, kbits - r), value);
+        if (st) {
+            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
+            return poison(m, st, m->n, d.bit, d.record);
+        }
+        m->lcp_xe = kbits;
+        m->emitted++;
+    }
+    /* the heads holding E leave the tree in input order */
+    for (;;) {
+        if ((st = one ? advance_one(m, win) : advance_multi(m, win))) return st;
+        replay(m, win, one);
+        win = m->tree[0];
+        w = &m->heads[win];
+        if (!w->live || (!one && w->g != g) || w->lcp != kbits || w->fr.key_bits != kbits) return RSV_OK;
+    }
+}
+
 rsv_status rsv_merge_step(rsv_merge *pub, int *done)
 {
     rsv__merge *m = rsv__merge_of(pub);
@@ -381,6 +545,7 @@ rsv_status rsv_merge_step(rsv_merge *pub, int *done)
     if (m->diag.status) return RSV_ERR_POISONED;
     if (m->finished) return RSV_ERR_STATE;
     /* ncodes <= 1 (one code, or none: every input empty) */
+    if (m->tree) return m->ncodes <= 1 ? step_tree(m, done, 1) : step_tree(m, done, 0);
     return m->ncodes <= 1 ? step(m, done, 1) : step(m, done, 0);
 }
 

@@ -34,6 +34,10 @@ typedef struct rsv__merge_head {
 typedef struct rsv__merge {
     rsv__merge_head *heads;
     size_t n;
+    /* n >= 3: a tree of losers over the heads (merge.c): tree[0] the
+     * winner, tree[1..n-1] the loser of each internal node's last match,
+     * leaf i under node (n + i) / 2; allocated with heads */
+    size_t *tree;
     rsv_kv03_writer out;
     uint8_t *key;    /* the last chosen key E (materialized once per output key) */
     size_t key_len, key_cap;
