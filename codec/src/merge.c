@@ -497,8 +497,8 @@ RSV__KV03_FAST_INLINE rsv_status step_tree(rsv__merge *m, int *done, int one)
     if (st) return poison(m, st, m->n, rsv__kv03_writer_bits(&m->out), m->out.N);
     if (kbits > b) {
         rsv_view src = head_from(w, b);
-        rsv__copy_bits(m->key, b, src.data, src.off, w->fr.literal.off, w->fr.literal.off + w->fr.literal.len,
-                       src.len);
+        rsv__copy_bits(m->key, b, src.data, src.off, rsv__view_lo(w->fr.literal.off),
+                       rsv__view_hi(w->fr.literal.off, w->fr.literal.len), src.len);
     }
     m->key_len = (size_t)(kbits / 8);
     if (!one) m->e_code = g;
