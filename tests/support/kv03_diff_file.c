@@ -236,7 +236,10 @@ static const char *frame_diff(fctx *c, const rsv_kv03_frame *fr, uint64_t i)
         return "block offset";
     int present = fr->value.kind == RSV_VALUE_PRESENT;
     if (present != (w->state == RSV_ORACLE_PRESENT)) return "value state";
-    if (!present) return fr->value.width == 1 ? NULL : "tombstone width";
+    if (!present) /* record.h: a tombstone is 1 bit, len 0, and its bytes view is empty */
+        return fr->value.width != 1 ? "tombstone width"
+               : fr->value.len != 0 || fr->value.bytes.len != 0 ? "tombstone with value bytes"
+                                                                 : NULL;
     if (fr->value.len != w->value_len) return "value length";
     if (w->value_len == 0) return NULL;
     if (c->vcap < w->value_len) {
