@@ -699,6 +699,64 @@ Test(guarded_heap, memory_writer_second_code_moves_the_inline_code_list)
     cr_assert_eq(run, 2);
 }
 
+/* The merge's code union (codec/src/merge_codes.c) sorts its entries on the
+ * stack for up to 8 input codes and in one heap array of 2t entries (the
+ * entries, then the sort's scratch) beyond. A file of 9 records under 9
+ * codes (`0000` ... `1000`, key 'a' + j and a 1-byte value j under code j),
+ * merged with itself in guarded mode: t = 18, the array ends right before a
+ * PROT_NONE page, so a sort pass that reads past the scratch faults. The
+ * output (read back: open, scan, cursor) holds the 9 records once each, in
+ * code order, with dictionary indices 0..8 (KV03.md §6, §8). */
+Test(guarded_heap, merge_of_more_codes_than_the_stack_sort_holds)
+{
+    uint8_t codes[9], keys[9], vals[9];
+    rsv_record r[9];
+    for (unsigned j = 0; j < 9; j++) {
+        codes[j] = (uint8_t)(j << 4), keys[j] = (uint8_t)('a' + j), vals[j] = (uint8_t)j;
+        r[j] = (rsv_record){keys + j, 1, {RSV_VALUE_PRESENT, vals + j, 1}, codes + j, 4};
+    }
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    uint8_t *file = NULL, *out = NULL;
+    size_t len = 0, n = 0;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, 9, &file, &len), RSV_OK);
+    rsv_kv03_file a, b;
+    cr_assert_eq(rsv_kv03_open(file, len, NULL, &a), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(file, len, NULL, &b), RSV_OK);
+    cr_assert_eq(a.m, 9);
+    const rsv_kv03_file *in[2] = {&a, &b};
+    guarded = 1;
+    rsv_status st = rsv_merge_files(in, 2, 0, &out, &n);
+    guarded = 0;
+    cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
+    rsv_kv03_file f;
+    rsv_kv03_diag dg;
+    cr_assert_eq(rsv_kv03_open(out, n, NULL, &f), RSV_OK);
+    cr_assert_eq(f.m, 9);
+    cr_assert_eq(f.N, 9);
+    cr_assert_eq(rsv_kv03_scan(&f, &dg), RSV_OK);
+    rsv_kv03_cursor c;
+    rsv_kv03_entry en;
+    int more = 0;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    for (unsigned j = 0; j < 9; j++) {
+        cr_assert_eq(rsv_kv03_cursor_record(&c, &en, &more), RSV_OK);
+        cr_assert(more);
+        cr_assert(en.key_len == 1 && en.key[0] == 'a' + j, "record %u: key", j);
+        cr_assert_eq(en.code, j, "record %u: code", j);
+        cr_assert(en.value.kind == RSV_VALUE_PRESENT && en.value.len == 1 && en.value.data[0] == j, "record %u", j);
+    }
+    cr_assert_eq(rsv_kv03_cursor_record(&c, &en, &more), RSV_OK);
+    cr_assert(!more);
+    rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&a);
+    rsv_kv03_close(&b);
+    guarded = 1;
+    free(out);
+    guarded = 0;
+    cr_assert_eq(ngblocks, 0, "%zu guarded blocks not freed", ngblocks);
+    free(file);
+}
+
 /* The record batch (reservoir/record_batch.h) makes no heap allocation of
  * its own: on a warm cursor / stream reader (reset keeps the buffers), with
  * every allocation armed to fail, batches of 1..5 records decode §12's four
