@@ -639,6 +639,124 @@ Test(guarded_heap, stream_writer_roundtrip)
     guard_off();
 }
 
+/* A writer's code list (codec/src/code_list.h) keeps its first code in the
+ * rsv__codes struct itself (bits_in, ends_in, first_in; first_in is the
+ * struct's last member) and moves the arrays to the heap when a second code
+ * arrives. In guarded mode the struct (calloc) ends right before a PROT_NONE
+ * page, so a move that reads one byte past an inline array faults. Two
+ * records under two codes, for code lengths L = 1 and L = 300 (two 300-bit
+ * codes need 76 dictionary bytes, more than bits_in's 72, so bits_in moves
+ * too): A = L zeros, B = a one then L - 1 zeros (prefix-free, A < B), keys
+ * "a" and "b", tombstones. Read back (open, scan, cursor), the records come
+ * back with their keys and code indices 0 and 1 (KV03.md §6: the dictionary
+ * in code order), and the dictionary holds 2 codes of 2L bits. */
+Test(guarded_heap, memory_writer_second_code_moves_the_inline_code_list)
+{
+    static const uint64_t lens[] = {1, 300};
+    int run = 0;
+    for (size_t t = 0; t < sizeof lens / sizeof *lens; t++) {
+        uint64_t L = lens[t];
+        uint8_t a[64] = {0}, b[64] = {0x80};
+        guarded = 1;
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        rsv_kv03_writer w;
+        uint8_t *out = NULL;
+        size_t n = 0;
+        rsv_value v = {RSV_VALUE_TOMBSTONE, NULL, 0};
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add_coded(&w, a, L, "a", 1, v), RSV_OK, "L = %llu", (unsigned long long)L);
+        cr_assert_eq(rsv_kv03_writer_add_coded(&w, b, L, "b", 1, v), RSV_OK, "L = %llu", (unsigned long long)L);
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK, "L = %llu", (unsigned long long)L);
+        rsv_kv03_writer_free(&w);
+        guarded = 0;
+        rsv_kv03_file f;
+        rsv_kv03_diag dg;
+        cr_assert_eq(rsv_kv03_open(out, n, NULL, &f), RSV_OK, "L = %llu", (unsigned long long)L);
+        cr_assert_eq(f.m, 2);
+        cr_assert_eq(f.dict_bits, 2 * L);
+        cr_assert_eq(rsv_kv03_scan(&f, &dg), RSV_OK, "L = %llu", (unsigned long long)L);
+        rsv_kv03_cursor c;
+        rsv_kv03_entry en;
+        int more = 0;
+        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+        for (uint64_t i = 0; i < 2; i++) {
+            cr_assert_eq(rsv_kv03_cursor_next(&c, &en, &more), RSV_OK);
+            cr_assert(more);
+            cr_assert(en.key_len == 1 && en.key[0] == "ab"[i], "L = %llu, record %llu: key",
+                      (unsigned long long)L, (unsigned long long)i);
+            cr_assert_eq(en.code, i, "L = %llu, record %llu: code", (unsigned long long)L, (unsigned long long)i);
+            cr_assert_eq(en.value.kind, RSV_VALUE_TOMBSTONE);
+        }
+        cr_assert_eq(rsv_kv03_cursor_next(&c, &en, &more), RSV_OK);
+        cr_assert(!more);
+        rsv_kv03_cursor_free(&c);
+        guarded = 1;
+        free(out);
+        guarded = 0;
+        cr_assert_eq(ngblocks, 0, "L = %llu: %zu guarded blocks not freed", (unsigned long long)L, ngblocks);
+        run++;
+    }
+    cr_assert_eq(run, 2);
+}
+
+/* The merge's code union (codec/src/merge_codes.c) sorts its entries on the
+ * stack for up to 8 input codes and in one heap array of 2t entries (the
+ * entries, then the sort's scratch) beyond. A file of 9 records under 9
+ * codes (`0000` ... `1000`, key 'a' + j and a 1-byte value j under code j),
+ * merged with itself in guarded mode: t = 18, the array ends right before a
+ * PROT_NONE page, so a sort pass that reads past the scratch faults. The
+ * output (read back: open, scan, cursor) holds the 9 records once each, in
+ * code order, with dictionary indices 0..8 (KV03.md §6, §8). */
+Test(guarded_heap, merge_of_more_codes_than_the_stack_sort_holds)
+{
+    uint8_t codes[9], keys[9], vals[9];
+    rsv_record r[9];
+    for (unsigned j = 0; j < 9; j++) {
+        codes[j] = (uint8_t)(j << 4), keys[j] = (uint8_t)('a' + j), vals[j] = (uint8_t)j;
+        r[j] = (rsv_record){keys + j, 1, {RSV_VALUE_PRESENT, vals + j, 1}, codes + j, 4};
+    }
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    uint8_t *file = NULL, *out = NULL;
+    size_t len = 0, n = 0;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, 9, &file, &len), RSV_OK);
+    rsv_kv03_file a, b;
+    cr_assert_eq(rsv_kv03_open(file, len, NULL, &a), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(file, len, NULL, &b), RSV_OK);
+    cr_assert_eq(a.m, 9);
+    const rsv_kv03_file *in[2] = {&a, &b};
+    guarded = 1;
+    rsv_status st = rsv_merge_files(in, 2, 0, &out, &n);
+    guarded = 0;
+    cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
+    rsv_kv03_file f;
+    rsv_kv03_diag dg;
+    cr_assert_eq(rsv_kv03_open(out, n, NULL, &f), RSV_OK);
+    cr_assert_eq(f.m, 9);
+    cr_assert_eq(f.N, 9);
+    cr_assert_eq(rsv_kv03_scan(&f, &dg), RSV_OK);
+    rsv_kv03_cursor c;
+    rsv_kv03_entry en;
+    int more = 0;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    for (unsigned j = 0; j < 9; j++) {
+        cr_assert_eq(rsv_kv03_cursor_record(&c, &en, &more), RSV_OK);
+        cr_assert(more);
+        cr_assert(en.key_len == 1 && en.key[0] == 'a' + j, "record %u: key", j);
+        cr_assert_eq(en.code, j, "record %u: code", j);
+        cr_assert(en.value.kind == RSV_VALUE_PRESENT && en.value.len == 1 && en.value.data[0] == j, "record %u", j);
+    }
+    cr_assert_eq(rsv_kv03_cursor_record(&c, &en, &more), RSV_OK);
+    cr_assert(!more);
+    rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&a);
+    rsv_kv03_close(&b);
+    guarded = 1;
+    free(out);
+    guarded = 0;
+    cr_assert_eq(ngblocks, 0, "%zu guarded blocks not freed", ngblocks);
+    free(file);
+}
+
 /* The record batch (reservoir/record_batch.h) makes no heap allocation of
  * its own: on a warm cursor / stream reader (reset keeps the buffers), with
  * every allocation armed to fail, batches of 1..5 records decode §12's four

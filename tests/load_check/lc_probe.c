@@ -7,6 +7,12 @@
  * case  align-down  the view's first byte at address alignment a, a long
  *                   view read in 13-bit fields (every refill in the middle
  *                   of the view too)
+ *       align-down-end  first a view of exactly 8 bytes (off 0, 64 bits)
+ *                   at an 8-aligned address, read to its end: its one
+ *                   refill is aligned and its 8 bytes end on the view's last
+ *                   byte, so the align-down plant loads exactly the allowed
+ *                   bytes and must not be caught there (nor may the refill
+ *                   load a byte past the view); then the align-down view
  *       head        the same view (the first byte's alignment is a)
  *       tail        a view whose LAST byte is at address alignment a, read
  *                   in 13-bit fields to its end (the tail refill)
@@ -58,13 +64,14 @@ static void read13(rsv_reader *r, rsv_view v, unsigned w)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: lc_probe align-down|head|tail|skipped ALIGN\n");
+        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped ALIGN\n");
         return 2;
     }
     const char *c = argv[1];
     unsigned a = (unsigned)atoi(argv[2]) & 7;
-    int plant = !strcmp(c, "align-down") ? 1 : !strcmp(c, "head") ? 2 : !strcmp(c, "tail") ? 3
-              : !strcmp(c, "skipped")    ? 4 : 0;
+    int end_first = !strcmp(c, "align-down-end");
+    int plant = !strcmp(c, "align-down") || end_first ? 1 : !strcmp(c, "head") ? 2 : !strcmp(c, "tail") ? 3
+              : !strcmp(c, "skipped")                 ? 4 : 0;
     if (!plant) {
         fprintf(stderr, "lc_probe: unknown case %s\n", c);
         return 2;
@@ -83,6 +90,17 @@ int main(int argc, char **argv)
     else
         first = (uint8_t *)(base + a);
     for (unsigned i = 0; i < 256; i++) buf[i] = (uint8_t)(i * 37u + 11u); /* ones and zeros everywhere */
+    if (end_first) {
+        /* bytes base .. base + 7 (8-aligned); base + 8 is addressable, so only
+         * the load check sees a load of it */
+        rsv_view e = rsv_view_make((const uint8_t *)base, 0, 64);
+        rsv_reader re;
+        rsv_lw_none();
+        rsv_reader_init(&re, e);
+        rsv_lw_end();
+        while (rsv_reader_remaining(&re) >= 13) read13(&re, e, 13);
+        read13(&re, e, (unsigned)rsv_reader_remaining(&re));
+    }
     rsv_view v = rsv_view_make(first, 3, VIEW_BITS);
     rsv_reader r;
     rsv_lw_none();
