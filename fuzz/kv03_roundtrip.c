@@ -246,7 +246,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rsv_kvf_gen_records(&in, !raw_order, &t.r);
     if (t.multi) {
         rsv_kvf_gen_code_set(&in, 0, &t.set);
-        rsv_kvf_recs_cap(&t.r, rsv_kvf_set_max_bits(&t.set)); /* the oracle's n² selector check */
+        rsv_kvf_recs_cap(&t.r, rsv_kvf_set_max_bits(&t.set)); /* a bulk list: kv03_fuzz.h */
         rsv_kvf_assign_codes(&in, &t.set, !raw_order, &t.r);
     } else {
         /* the oracle's decoders compare C0 || K bit by bit per record: a bulk

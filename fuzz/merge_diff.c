@@ -110,9 +110,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int multi = (flags >> 6) & 1u;
     rsv_kvf_set set;
     size_t tomb_code = SIZE_MAX;
-    /* The oracle merge re-encodes through encode_v2, whose selector check is
-     * quadratic in the output's record count (kv03_fuzz.h): a bulk pool is
-     * capped by the code length. */
+    /* A bulk pool is capped, the more the longer its codes (kv03_fuzz.h):
+     * every record is encoded, decoded and merged by both sides. */
     if (!multi) rsv_kvf_recs_cap(&pool, code.bits + 1); /* + 1: mode 6 may lengthen C0 */
     if (multi) {
         rsv_kvf_gen_code_set(&in, 0, &set);

@@ -30,6 +30,7 @@ typedef struct fctx {
     rsv_kv03_file f;
     const uint8_t *lo, *hi;          /* the walkers' window: sections 0..7 */
     rsv_oracle_kv03_v2_result walk;  /* oracle WALK, with code indices */
+    int walk_is_scan;                /* walk is a copy of the clean SCAN's result, not owned */
     uint8_t *vbuf;                   /* frame value copies */
     size_t vcap;
 } fctx;
@@ -441,7 +442,16 @@ static int file_checks(fctx *c, const rsv_kv03_policy *expected, const rsv_recor
 
     /* walks */
     const rsv_oracle_kv03_result *o = &c->walk.base;
-    rsv_oracle_kv03_decode_v2(c->bytes, c->n, poe, RSV_ORACLE_KV03_WALK, &c->walk);
+    /* A clean SCAN ran the WALK mode's steps (dictionary, §3.3 walk,
+     * terminal) on the same bytes, and then more checks: its records, code
+     * indices and dictionary are the WALK's. Only a failing SCAN needs its
+     * own WALK decode (the walk may go further than the scan's first error). */
+    if (s.base.status == RSV_OK) {
+        c->walk = s;
+        c->walk_is_scan = 1;
+    } else {
+        rsv_oracle_kv03_decode_v2(c->bytes, c->n, poe, RSV_ORACLE_KV03_WALK, &c->walk);
+    }
     rep->oracle.walk = o->status;
     rep->oracle.record = o->record;
     rep->oracle.bit = o->bitpos;
@@ -504,7 +514,7 @@ int rsv_kv03d_file(const uint8_t *bytes, size_t n, const rsv_kv03_policy *expect
     c.rep = rep;
     int ok = file_checks(&c, expected, want, nwant);
     if (rep->codec.open == RSV_OK) rsv_kv03_close(&c.f);
-    rsv_oracle_kv03_v2_result_free(&c.walk);
+    if (!c.walk_is_scan) rsv_oracle_kv03_v2_result_free(&c.walk);
     free(c.vbuf);
     return ok;
 }
