@@ -29,6 +29,23 @@ static rsv_status finish_fail(rsv_kv03_writer *w, rsv_status st)
     return st;
 }
 
+/* Section placement (§5): each section starts at the next multiple of 8
+ * after the directory or the previous section. A bit position in the body
+ * must fit in 64 bits, so every offset and the body end stay <= UINT64_MAX / 8
+ * bytes; checked at each step, so no sum wraps. */
+rsv_status rsv__kv03_place(const uint64_t len[8], uint64_t off[8], uint64_t *body)
+{
+    uint64_t end = RSV_KV03_DIRECTORY_BYTES;
+    for (int i = 0; i < 8; i++) {
+        if (end > UINT64_MAX / 8 - 7) return RSV_ERR_TOO_LARGE; /* align8(end) would pass the bound */
+        off[i] = align8(end);
+        if (len[i] > UINT64_MAX / 8 - off[i]) return RSV_ERR_TOO_LARGE;
+        end = off[i] + len[i];
+    }
+    *body = end;
+    return RSV_OK;
+}
+
 /* Everything finish needs besides the bytes themselves. The body is
  * [directory | section 0 | tail], tail = body[tail_start, body) holding the
  * gap after section 0 and sections 1–7; it is O(N/W) bytes. */
@@ -87,15 +104,12 @@ static rsv_status plan(rsv_kv03_writer *w, layout *lay)
     len[5] = rsv__ceil8(lay->dict_bits);
     len[6] = 8 * (lay->m + 1);
     len[7] = rsv__ceil8(lay->seed_bits);
-    uint64_t end = RSV_KV03_DIRECTORY_BYTES;
-    for (int i = 0; i < 8; i++) {
-        off[i] = align8(end);
-        end = off[i] + len[i];
-    }
+    if ((st = rsv__kv03_place(len, off, &lay->body))) return st;
     lay->tail_start = off[0] + len[0];
-    lay->body = end;
-    lay->total = RSV_KV03_HEADER_BYTES + end;
-    if (lay->total > SIZE_MAX || end > UINT64_MAX / 8) return RSV_ERR_TOO_LARGE;
+    lay->total = RSV_KV03_HEADER_BYTES + lay->body;
+#if SIZE_MAX < UINT64_MAX /* 32-bit size_t; on 64 bits total <= 288 + UINT64_MAX / 8 */
+    if (lay->total > SIZE_MAX) return RSV_ERR_TOO_LARGE;
+#endif
     return RSV_OK;
 }
 
