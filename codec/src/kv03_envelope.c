@@ -176,33 +176,29 @@ static rsv_status assemble(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes, in
     if (!w || !out || !nbytes) return RSV_ERR_INVALID_ARGUMENT;
     if (w->diag.status) return RSV_ERR_POISONED;
     if (w->finished || w->sink) return RSV_ERR_STATE; /* a path writer has no in-memory result */
+    /* Every in-memory writer keeps the header room (init sets data_at, or
+     * poisons); a writer with none was never initialized. */
+    if (!w->data_at) return RSV_ERR_STATE;
     layout lay;
     rsv_status st = plan(w, &lay);
     if (st) return finish_fail(w, st);
     size_t data_at = (size_t)(RSV_KV03_HEADER_BYTES + lay.off[0]), data_end = data_at + (size_t)lay.len[0];
-    uint8_t *f;
-    if (w->data_at) {
-        /* The stream already sits at its file offset: the buffer becomes the
-         * file. It is resized only when too small for the tail or more than
-         * half of it would be unused (the merge presizes it to the inputs'
-         * total, 1.5 times the output for an overlap): shrinking every time turned each output into a fresh
-         * mapping whose pages fault in again (glibc: the next, larger
-         * request stays above the mmap threshold the smaller free set), at
-         * ~50 ns per 512-byte record. The writer is finished after this, its
-         * buffer handed out. */
-        RSV_ASSERT(w->data_at == data_at && rsv_writer_nbytes(&w->data) == data_end);
-        size_t cap = w->data.cap, total = (size_t)lay.total;
-        f = cap < total || cap - total > total ? realloc(w->data.buf, total) : w->data.buf;
-        if (!f) return finish_fail(w, RSV_ERR_NOMEM);
-        w->data.buf = NULL;
-        w->data.cap = 0;
-        w->data.nbits = 0;
-        w->data_at = 0;
-    } else {
-        f = malloc((size_t)lay.total);
-        if (!f) return finish_fail(w, RSV_ERR_NOMEM);
-        if (lay.len[0]) memcpy(f + data_at, rsv_writer_data(&w->data), (size_t)lay.len[0]); /* zero padded */
-    }
+    /* The stream already sits at its file offset: the buffer becomes the
+     * file. It is resized only when too small for the tail or more than
+     * half of it would be unused (the merge presizes it to the inputs'
+     * total, 1.5 times the output for an overlap): shrinking every time
+     * turned each output into a fresh mapping whose pages fault in again
+     * (glibc: the next, larger request stays above the mmap threshold the
+     * smaller free set), at ~50 ns per 512-byte record. The writer is
+     * finished after this, its buffer handed out. */
+    RSV_ASSERT(w->data_at == data_at && rsv_writer_nbytes(&w->data) == data_end);
+    size_t cap = w->data.cap, total = (size_t)lay.total;
+    uint8_t *f = cap < total || cap - total > total ? realloc(w->data.buf, total) : w->data.buf;
+    if (!f) return finish_fail(w, RSV_ERR_NOMEM);
+    w->data.buf = NULL;
+    w->data.cap = 0;
+    w->data.nbits = 0;
+    w->data_at = 0;
     /* Zero everything but the data stream (its last byte's unused bits are
      * zero already); for 512-byte values clearing the whole file cost as
      * much as copying the stream. */
