@@ -456,6 +456,15 @@ Test(api_arguments, open_scan_finish)
     cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
     rsv_kv03_writer_free(&w);
 
+    /* a zero-filled writer was never initialized: a state error, not a file */
+    rsv_kv03_writer z;
+    memset(&z, 0, sizeof z);
+    uint8_t *zout = NULL;
+    size_t zn = 0;
+    cr_assert_eq(rsv_kv03_writer_finish(&z, &zout, &zn), RSV_ERR_STATE);
+    cr_assert_eq(rsv_kv03_writer_finish_unsealed(&z, &zout, &zn), RSV_ERR_STATE);
+    cr_assert_null(zout);
+
     cr_assert_eq(rsv_kv03_open(out, n, &k_pol, &f), RSV_OK);
     cr_assert_eq(rsv_kv03_block_offset(NULL, 0, &bit), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_kv03_block_offset(&f, 0, NULL), RSV_ERR_INVALID_ARGUMENT);

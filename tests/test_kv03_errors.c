@@ -12,6 +12,7 @@
 
 #include "reservoir/crc32c.h"
 #include "reservoir/kv03.h"
+#include "../codec/src/kv03_layout.h" /* rsv__kv03_place: the writer's section placement */
 
 #include "kv03_vectors.h"
 
@@ -118,6 +119,51 @@ Test(kv03_writer, errors_and_poison)
     size_t n;
     cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_ERR_POISONED);
     rsv_kv03_writer_free(&w);
+}
+
+/* The writer's section placement (KV03.md §5): 8-aligned offsets after the
+ * 192-byte directory, and the bound that keeps every body bit position in
+ * 64 bits (body <= UINT64_MAX / 8 bytes). No file can get near the bound, so
+ * the placement is called directly with made-up section lengths. */
+Test(kv03_writer, section_placement_and_its_64_bit_bound)
+{
+    uint64_t off[8], body = 0;
+    /* by hand: 192 | 192+10=202 -> 208 | 208+3=211 -> 216 | 216 | 216+9=225
+     * -> 232 | 232+8=240 | 240 | 240+1=241 -> 248, body 248+5 = 253 */
+    const uint64_t len[8] = {10, 3, 0, 9, 8, 0, 1, 5};
+    const uint64_t want[8] = {192, 208, 216, 216, 232, 240, 240, 248};
+    cr_assert_eq(rsv__kv03_place(len, off, &body), RSV_OK);
+    cr_assert_arr_eq(off, want, sizeof want);
+    cr_assert_eq(body, 253);
+
+    /* section 0 as long as it can be: sections 1-7 (empty) start at
+     * align8(body end), which must stay <= 0x1FFF FFFF FFFF FFFF */
+    const uint64_t lim = UINT64_MAX / 8, top = lim & ~(uint64_t)7; /* 0x1FFF...F8 */
+    uint64_t big[8] = {top - 192, 0, 0, 0, 0, 0, 0, 0};
+    cr_assert_eq(rsv__kv03_place(big, off, &body), RSV_OK);
+    cr_assert_eq(body, top);
+    cr_assert_eq(off[7], top);
+    big[0]++; /* section 1 would start at 0x2000 0000 0000 0000 */
+    cr_assert_eq(rsv__kv03_place(big, off, &body), RSV_ERR_TOO_LARGE);
+    /* the same at the last section's start: section 6 ending at
+     * 0x1FFF...F8, then one byte later (section 7 would start at 2^61) */
+    uint64_t six[8] = {0, 0, 0, 0, 0, 0, top - 192, 0};
+    cr_assert_eq(rsv__kv03_place(six, off, &body), RSV_OK);
+    cr_assert_eq(off[7], top);
+    cr_assert_eq(body, top);
+    six[6]++;
+    cr_assert_eq(rsv__kv03_place(six, off, &body), RSV_ERR_TOO_LARGE);
+    /* the last section ending exactly at the bound, and one byte past it */
+    uint64_t last[8] = {0, 0, 0, 0, 0, 0, 0, lim - 192};
+    cr_assert_eq(rsv__kv03_place(last, off, &body), RSV_OK);
+    cr_assert_eq(body, lim);
+    last[7]++;
+    cr_assert_eq(rsv__kv03_place(last, off, &body), RSV_ERR_TOO_LARGE);
+    /* lengths whose sum wraps 64 bits are refused, not wrapped */
+    uint64_t wrap[8] = {UINT64_MAX - 100, 0, 0, 0, 0, 0, 0, 0};
+    cr_assert_eq(rsv__kv03_place(wrap, off, &body), RSV_ERR_TOO_LARGE);
+    uint64_t wrap7[8] = {8, 0, 0, 0, 0, 0, 0, UINT64_MAX};
+    cr_assert_eq(rsv__kv03_place(wrap7, off, &body), RSV_ERR_TOO_LARGE);
 }
 
 Test(kv03_read, open_touches_only_header_and_directory)

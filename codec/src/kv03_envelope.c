@@ -29,6 +29,23 @@ static rsv_status finish_fail(rsv_kv03_writer *w, rsv_status st)
     return st;
 }
 
+/* Section placement (§5): each section starts at the next multiple of 8
+ * after the directory or the previous section. A bit position in the body
+ * must fit in 64 bits, so every offset and the body end stay <= UINT64_MAX / 8
+ * bytes; checked at each step, so no sum wraps. */
+rsv_status rsv__kv03_place(const uint64_t len[8], uint64_t off[8], uint64_t *body)
+{
+    uint64_t end = RSV_KV03_DIRECTORY_BYTES;
+    for (int i = 0; i < 8; i++) {
+        if (end > UINT64_MAX / 8 - 7) return RSV_ERR_TOO_LARGE; /* align8(end) would pass the bound */
+        off[i] = align8(end);
+        if (len[i] > UINT64_MAX / 8 - off[i]) return RSV_ERR_TOO_LARGE;
+        end = off[i] + len[i];
+    }
+    *body = end;
+    return RSV_OK;
+}
+
 /* Everything finish needs besides the bytes themselves. The body is
  * [directory | section 0 | tail], tail = body[tail_start, body) holding the
  * gap after section 0 and sections 1–7; it is O(N/W) bytes. */
@@ -87,15 +104,12 @@ static rsv_status plan(rsv_kv03_writer *w, layout *lay)
     len[5] = rsv__ceil8(lay->dict_bits);
     len[6] = 8 * (lay->m + 1);
     len[7] = rsv__ceil8(lay->seed_bits);
-    uint64_t end = RSV_KV03_DIRECTORY_BYTES;
-    for (int i = 0; i < 8; i++) {
-        off[i] = align8(end);
-        end = off[i] + len[i];
-    }
+    if ((st = rsv__kv03_place(len, off, &lay->body))) return st;
     lay->tail_start = off[0] + len[0];
-    lay->body = end;
-    lay->total = RSV_KV03_HEADER_BYTES + end;
-    if (lay->total > SIZE_MAX || end > UINT64_MAX / 8) return RSV_ERR_TOO_LARGE;
+    lay->total = RSV_KV03_HEADER_BYTES + lay->body;
+#if SIZE_MAX < UINT64_MAX /* 32-bit size_t; on 64 bits total <= 288 + UINT64_MAX / 8 */
+    if (lay->total > SIZE_MAX) return RSV_ERR_TOO_LARGE;
+#endif
     return RSV_OK;
 }
 
@@ -162,33 +176,29 @@ static rsv_status assemble(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes, in
     if (!w || !out || !nbytes) return RSV_ERR_INVALID_ARGUMENT;
     if (w->diag.status) return RSV_ERR_POISONED;
     if (w->finished || w->sink) return RSV_ERR_STATE; /* a path writer has no in-memory result */
+    /* Every in-memory writer keeps the header room (init sets data_at, or
+     * poisons); a writer with none was never initialized. */
+    if (!w->data_at) return RSV_ERR_STATE;
     layout lay;
     rsv_status st = plan(w, &lay);
     if (st) return finish_fail(w, st);
     size_t data_at = (size_t)(RSV_KV03_HEADER_BYTES + lay.off[0]), data_end = data_at + (size_t)lay.len[0];
-    uint8_t *f;
-    if (w->data_at) {
-        /* The stream already sits at its file offset: the buffer becomes the
-         * file. It is resized only when too small for the tail or more than
-         * half of it would be unused (the merge presizes it to the inputs'
-         * total, 1.5 times the output for an overlap): shrinking every time turned each output into a fresh
-         * mapping whose pages fault in again (glibc: the next, larger
-         * request stays above the mmap threshold the smaller free set), at
-         * ~50 ns per 512-byte record. The writer is finished after this, its
-         * buffer handed out. */
-        RSV_ASSERT(w->data_at == data_at && rsv_writer_nbytes(&w->data) == data_end);
-        size_t cap = w->data.cap, total = (size_t)lay.total;
-        f = cap < total || cap - total > total ? realloc(w->data.buf, total) : w->data.buf;
-        if (!f) return finish_fail(w, RSV_ERR_NOMEM);
-        w->data.buf = NULL;
-        w->data.cap = 0;
-        w->data.nbits = 0;
-        w->data_at = 0;
-    } else {
-        f = malloc((size_t)lay.total);
-        if (!f) return finish_fail(w, RSV_ERR_NOMEM);
-        if (lay.len[0]) memcpy(f + data_at, rsv_writer_data(&w->data), (size_t)lay.len[0]); /* zero padded */
-    }
+    /* The stream already sits at its file offset: the buffer becomes the
+     * file. It is resized only when too small for the tail or more than
+     * half of it would be unused (the merge presizes it to the inputs'
+     * total, 1.5 times the output for an overlap): shrinking every time
+     * turned each output into a fresh mapping whose pages fault in again
+     * (glibc: the next, larger request stays above the mmap threshold the
+     * smaller free set), at ~50 ns per 512-byte record. The writer is
+     * finished after this, its buffer handed out. */
+    RSV_ASSERT(w->data_at == data_at && rsv_writer_nbytes(&w->data) == data_end);
+    size_t cap = w->data.cap, total = (size_t)lay.total;
+    uint8_t *f = cap < total || cap - total > total ? realloc(w->data.buf, total) : w->data.buf;
+    if (!f) return finish_fail(w, RSV_ERR_NOMEM);
+    w->data.buf = NULL;
+    w->data.cap = 0;
+    w->data.nbits = 0;
+    w->data_at = 0;
     /* Zero everything but the data stream (its last byte's unused bits are
      * zero already); for 512-byte values clearing the whole file cost as
      * much as copying the stream. */

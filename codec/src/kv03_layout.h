@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "reservoir/status.h"
 #include "mem.h"
 
 /* envelope (§7) */
@@ -50,6 +51,10 @@
 #define rsv__put_le(p, x, n) rsv__store_le_n((p), (x), (n))
 static inline uint64_t rsv__ceil8(uint64_t bits) { return bits / 8 + (bits % 8 != 0); }
 static inline uint64_t rsv__ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+/* Section offsets of a body whose sections have these byte lengths, and the
+ * body's end (kv03_envelope.c); RSV_ERR_TOO_LARGE past UINT64_MAX / 8 bytes. */
+rsv_status rsv__kv03_place(const uint64_t len[8], uint64_t off[8], uint64_t *body);
 
 /* Header CRC: all 96 bytes with bytes 68..71 taken as zero. */
 uint32_t rsv__kv03_header_crc(const uint8_t *hdr);

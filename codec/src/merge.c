@@ -269,14 +269,63 @@ static rsv_status grow_key(rsv__merge *m, uint64_t need)
     return RSV_OK;
 }
 
+/* Every input's first record, once, before the first output key (the scan
+ * and the tree share it; a failing input is reported in input order). */
+static rsv_status prime(rsv__merge *m, int one)
+{
+    rsv_status st;
+    for (size_t i = 0; i < m->n; i++)
+        if ((st = one ? advance_one(m, i) : advance_multi(m, i))) return st;
+    return RSV_OK;
+}
+
+/* Writes the chosen key E' = E[0, b) ‖ winner w's bits [b, kbits), b = w's
+ * lcp with E, bound to `value` (w's own, or the newest equal head's). The
+ * scan and the tree share it; no head advances before it returns. */
+RSV__KV03_FAST_INLINE rsv_status emit(rsv__merge *m, const rsv__merge_head *w, const rsv_value_span *value,
+                                      int one)
+{
+    rsv_status st;
+    uint64_t b = w->lcp, kbits = w->fr.key_bits, g = w->g;
+    st = grow_key(m, kbits / 8 ? kbits / 8 : 1);
+    if (st) return poison(m, st, m->n, rsv__kv03_writer_bits(&m->out), m->out.N);
+    if (kbits > b) {
+        rsv_view src = head_from(w, b);
+        rsv__copy_bits(m->key, b, src.data, src.off, rsv__view_lo(w->fr.literal.off),
+                       rsv__view_hi(w->fr.literal.off, w->fr.literal.len), src.len);
+    }
+    m->key_len = (size_t)(kbits / 8);
+    if (!one) m->e_code = g; /* one code: e_code and out_code stay 0 */
+    /* the output's previous record: same code → exact lcp with it; else the
+     * key restarts (r = 0) and the code is handed to the writer first */
+    int out_same = m->out.N > 0 && (one || m->out_code == g);
+    uint64_t r = !out_same ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
+    if (value->kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {
+        m->lcp_xe = r;
+        return RSV_OK;
+    }
+    if (!out_same && (st = rsv__kv03_writer_code(&m->out, m->codes[g]))) {
+        rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
+        return poison(m, st, m->n, d.bit, d.record);
+    }
+    if (!one) m->out_code = g;
+    st = rsv__kv03_writer_add_framed(&m->out, r, kbits, rsv_view_make(m->key, r, kbits - r), value);
+    if (st) {
+        rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
+        return poison(m, st, m->n, d.bit, d.record);
+    }
+    m->lcp_xe = kbits;
+    m->emitted++;
+    return RSV_OK;
+}
+
 /* One output key; `one` as in advance. Inlined into rsv_merge_step's two
  * calls (a call would save and restore six registers per output key). */
 RSV__KV03_FAST_INLINE rsv_status step(rsv__merge *m, int *done, int one)
 {
     rsv_status st;
     if (!m->primed) {
-        for (size_t i = 0; i < m->n; i++)
-            if ((st = one ? advance_one(m, i) : advance_multi(m, i))) return st;
+        if ((st = prime(m, one))) return st;
         m->primed = 1;
     }
     /* smallest head: larger lcp with E wins; equal lcps compare the bits
@@ -328,7 +377,7 @@ RSV__KV03_FAST_INLINE rsv_status step(rsv__merge *m, int *done, int one)
         return RSV_OK;
     }
     rsv__merge_head *w = &m->heads[win];
-    uint64_t b = w->lcp, kbits = w->fr.key_bits;
+    uint64_t b = w->lcp;
     /* losers of the winner's code tied with its lcp learn their lcp with E'
      * now (heads of other codes keep lcp 0: E' is not of their code) */
     for (size_t i = 0; i < m->n; i++) {
@@ -343,36 +392,7 @@ RSV__KV03_FAST_INLINE rsv_status step(rsv__merge *m, int *done, int one)
             }
         }
     }
-    /* E' = E[0, b) ‖ winner bits [b, kbits) */
-    st = grow_key(m, kbits / 8 ? kbits / 8 : 1);
-    if (st) return poison(m, st, m->n, rsv__kv03_writer_bits(&m->out), m->out.N);
-    if (kbits > b) {
-        rsv_view src = head_from(w, b);
-        rsv__copy_bits(m->key, b, src.data, src.off, rsv__view_lo(w->fr.literal.off),
-                       rsv__view_hi(w->fr.literal.off, w->fr.literal.len), src.len);
-    }
-    m->key_len = (size_t)(kbits / 8);
-    if (!one) m->e_code = w->g; /* one code: e_code and out_code stay 0 */
-    /* the output's previous record: same code → exact lcp with it; else the
-     * key restarts (r = 0) and the code is handed to the writer first */
-    int out_same = m->out.N > 0 && (one || m->out_code == w->g);
-    uint64_t r = !out_same ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
-    if (w->fr.value.kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {
-        m->lcp_xe = r;
-    } else {
-        if (!out_same && (st = rsv__kv03_writer_code(&m->out, m->codes[w->g]))) {
-            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
-            return poison(m, st, m->n, d.bit, d.record);
-        }
-        if (!one) m->out_code = w->g;
-        st = rsv__kv03_writer_add_framed(&m->out, r, kbits, rsv_view_make(m->key, r, kbits - r), &w->fr.value);
-        if (st) {
-            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
-            return poison(m, st, m->n, d.bit, d.record);
-        }
-        m->lcp_xe = kbits;
-        m->emitted++;
-    }
+    if ((st = emit(m, w, &w->fr.value, one))) return st;
     for (size_t i = 0; i < m->n; i++)
         if (m->heads[i].hit && (st = one ? advance_one(m, i) : advance_multi(m, i))) return st;
     return RSV_OK;
@@ -479,8 +499,7 @@ RSV__KV03_FAST_INLINE rsv_status step_tree(rsv__merge *m, int *done, int one)
 {
     rsv_status st;
     if (!m->primed) {
-        for (size_t i = 0; i < m->n; i++)
-            if ((st = one ? advance_one(m, i) : advance_multi(m, i))) return st;
+        if ((st = prime(m, one))) return st;
         build(m, one);
         m->primed = 1;
     }
@@ -491,42 +510,14 @@ RSV__KV03_FAST_INLINE rsv_status step_tree(rsv__merge *m, int *done, int one)
         *done = 1;
         return RSV_OK;
     }
-    uint64_t b = w->lcp, kbits = w->fr.key_bits, g = w->g;
-    /* E' = E[0, b) ‖ winner bits [b, kbits) */
-    st = grow_key(m, kbits / 8 ? kbits / 8 : 1);
-    if (st) return poison(m, st, m->n, rsv__kv03_writer_bits(&m->out), m->out.N);
-    if (kbits > b) {
-        rsv_view src = head_from(w, b);
-        rsv__copy_bits(m->key, b, src.data, src.off, rsv__view_lo(w->fr.literal.off),
-                       rsv__view_hi(w->fr.literal.off, w->fr.literal.len), src.len);
-    }
-    m->key_len = (size_t)(kbits / 8);
-    if (!one) m->e_code = g;
+    uint64_t kbits = w->fr.key_bits, g = w->g;
     size_t newest = newest_equal(m, win, 0, kbits, g, one);
 #if defined(RSV_SELFTEST_PLANT) && RSV_SELFTEST_PLANT == 3
     /* RSV_SELFTEST_PLANT 3 (see step): keep the older binding of an 8-byte
      * key held by several inputs */
     if (kbits == 64) newest = win;
 #endif
-    const rsv_value_span *value = &m->heads[newest].fr.value;
-    int out_same = m->out.N > 0 && (one || m->out_code == g);
-    uint64_t r = !out_same ? 0 : (m->lcp_xe < b ? m->lcp_xe : b);
-    if (value->kind == RSV_VALUE_TOMBSTONE && (m->flags & RSV_MERGE_DROP_TOMBSTONES)) {
-        m->lcp_xe = r;
-    } else {
-        if (!out_same && (st = rsv__kv03_writer_code(&m->out, m->codes[g]))) {
-            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
-            return poison(m, st, m->n, d.bit, d.record);
-        }
-        if (!one) m->out_code = g;
-        st = rsv__kv03_writer_add_framed(&m->out, r, kbits, rsv_view_make(m->key, r, kbits - r), value);
-        if (st) {
-            rsv_kv03_diag d = rsv_kv03_writer_diag(&m->out);
-            return poison(m, st, m->n, d.bit, d.record);
-        }
-        m->lcp_xe = kbits;
-        m->emitted++;
-    }
+    if ((st = emit(m, w, &m->heads[newest].fr.value, one))) return st;
     /* the heads holding E leave the tree in input order */
     for (;;) {
         if ((st = one ? advance_one(m, win) : advance_multi(m, win))) return st;

@@ -15,6 +15,7 @@ Standard library only."""
 import glob
 import json
 import os
+import re
 import subprocess
 
 # Lines either side of the mutated one whose execution selects a test, when
@@ -23,6 +24,10 @@ import subprocess
 # operator that uses it, which may be a neighbouring line of a statement
 # continued over lines; the window absorbs that.
 WINDOW = 2
+
+# libgcov's messages when a counter file cannot be written or merged (gcc 12:
+# "libgcov profiling error:<file>:...", older: "profiling:<file>:...")
+PROFILING_ERROR = re.compile(r"profiling( error)?:")
 
 
 def _gcov(build, gcdas, src):
@@ -79,6 +84,13 @@ def measure(worker, timeout_of, log):
             cov["failed"].append(t.name)
             log("coverage: %s %s in the coverage build (%s): selected for every mutant" % (t.name, v, why))
             continue
+        if PROFILING_ERROR.search(getattr(t, "last_out", "")):
+            # libgcov could not write or merge a counter file (a child under
+            # a low RLIMIT_FSIZE; "Merge mismatch" when two copies of an
+            # object in one process share a .gcda): the map may miss lines
+            # this test ran
+            cov["failed"].append(t.name)
+            log("coverage: %s: libgcov reported a write failure: selected for every mutant" % t.name)
         got = _gcov(b, _gcda(b), worker.src)
         cov["tests"][t.name] = {f: sorted(ln for ln, c in v[0].items() if c > 0) for f, v in got.items()}
         for f, v in got.items():

@@ -249,6 +249,7 @@ class Test:
             return "timeout", time.monotonic() - t0, "no exit after %.1f s" % timeout
         dt = time.monotonic() - t0
         out = out.decode("utf-8", "replace")
+        self.last_out = out
         rc = p.returncode
         if self.skip_rc is not None and rc == int(self.skip_rc):
             return "skip", dt, "exit %d (skip)" % rc
@@ -462,7 +463,20 @@ class CoverageWorker(Worker):
         self.build = os.path.join(self.dir, "build")
         self.log = os.path.join(self.dir, "build.log")
 
+    def flush_object(self):
+        return os.path.join(self.dir, "gcov_flush.o")
+
     def cmake_args(self):
         a = ["-DCMAKE_C_FLAGS_DEBUG=-O0 -g --coverage" if x.startswith("-DCMAKE_C_FLAGS_DEBUG=") else x
              for x in super().cmake_args()]
-        return a + ["-DCMAKE_EXE_LINKER_FLAGS=--coverage", "-DCMAKE_SHARED_LINKER_FLAGS=--coverage"]
+        # gcov_flush.o: processes that _exit or die by a signal still write
+        # their counters (tests/mutation/gcov_flush.c)
+        exe = "--coverage %s -Wl,--wrap=_exit,--wrap=raise" % self.flush_object()
+        return a + ["-DCMAKE_EXE_LINKER_FLAGS=" + exe, "-DCMAKE_SHARED_LINKER_FLAGS=--coverage"]
+
+    def setup(self):
+        os.makedirs(self.dir, exist_ok=True)
+        src = os.path.join(self.root, "tests", "mutation", "gcov_flush.c")
+        self._run([self.o.cc, "-c", "-O1", "-std=c17", "-Wall", "-Werror", src, "-o", self.flush_object()],
+                  "gcov_flush.o")
+        super().setup()
