@@ -91,3 +91,35 @@ Test(ef_select_words, sparse_group)
     check_all(v, n);
     free(v);
 }
+
+/* KV03.md §4: the sparse list comes from the file unchecked, so an entry
+ * naming a high-bits position at or past H is EF_CORRUPT (not an ordinal
+ * error: the ordinal is in range), and so is one naming a clear bit. */
+Test(ef_select_words, sparse_entry_past_h_is_corrupt)
+{
+    uint64_t n = 4096, *v = malloc(n * sizeof *v);
+    for (uint64_t i = 0; i < n; i++) v[i] = i < 3840 ? 0 : (i - 3839) << 20;
+    rsv_ef_layout lay;
+    cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
+    cr_assert_eq(lay.sparse_bytes, 8 * 256);
+    uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
+    uint8_t *sec = malloc((size_t)total);
+    rsv_ef_encode(v, &lay, sec);
+    uint8_t *lo = sec, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
+    rsv_ef ef;
+    rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
+    uint64_t x;
+    cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_OK);
+    cr_assert_eq(x, v[3841]);
+    const uint64_t bad[] = {lay.H, lay.H + 1, UINT64_MAX};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        for (int b = 0; b < 8; b++) sp[8 + b] = (uint8_t)(bad[k] >> (8 * b)); /* entry t = 1, little-endian */
+        x = 7;
+        cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_ERR_EF_CORRUPT, "entry %llu", (unsigned long long)bad[k]);
+        cr_assert_eq(x, 7, "no output on failure");
+        cr_assert_eq(rsv__ef_select_portable(&ef, 3841, &x), RSV_ERR_EF_CORRUPT);
+        cr_assert_eq(rsv_ef_select(&ef, 3840, &x), RSV_OK, "entry t = 0 untouched");
+    }
+    free(sec);
+    free(v);
+}

@@ -699,6 +699,52 @@ Test(guarded_heap, memory_writer_second_code_moves_the_inline_code_list)
     cr_assert_eq(run, 2);
 }
 
+/* The writer's code list grows its heap arrays again past 16 codes
+ * (code_list.c regrow: inline -> heap at the 2nd code, heap -> realloc at
+ * the 17th and 33rd). 40 codes of 8 bits (bytes 0x00..0x27, prefix-free),
+ * key i under code i, written on the guarded heap: every block must be
+ * freed (a regrow that copies instead of resizing leaks the old array) and
+ * the file reads back. */
+Test(guarded_heap, memory_writer_code_list_regrows_on_the_heap)
+{
+    enum { M = 40 };
+    guarded = 1;
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    uint8_t *out = NULL;
+    size_t n = 0;
+    rsv_value v = {RSV_VALUE_TOMBSTONE, NULL, 0};
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    for (unsigned i = 0; i < M; i++) {
+        uint8_t code[1] = {(uint8_t)i}, key[1] = {(uint8_t)('A' + i)};
+        cr_assert_eq(rsv_kv03_writer_add_coded(&w, code, 8, (const char *)key, 1, v), RSV_OK, "code %u", i);
+    }
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    guarded = 0;
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(out, n, NULL, &f), RSV_OK);
+    cr_assert_eq(f.m, M);
+    cr_assert_eq(f.dict_bits, 8 * M);
+    rsv_kv03_cursor c;
+    rsv_kv03_entry en;
+    int more = 0;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    for (unsigned i = 0; i < M; i++) {
+        cr_assert_eq(rsv_kv03_cursor_next(&c, &en, &more), RSV_OK);
+        cr_assert(more);
+        cr_assert(en.key_len == 1 && en.key[0] == 'A' + i, "record %u: key", i);
+        cr_assert_eq(en.code, i, "record %u: code", i);
+    }
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &en, &more), RSV_OK);
+    cr_assert(!more);
+    rsv_kv03_cursor_free(&c);
+    guarded = 1;
+    free(out);
+    guarded = 0;
+    cr_assert_eq(ngblocks, 0, "%zu guarded blocks not freed", ngblocks);
+}
+
 /* The merge's code union (codec/src/merge_codes.c) sorts its entries on the
  * stack for up to 8 input codes and in one heap array of 2t entries (the
  * entries, then the sort's scratch) beyond. A file of 9 records under 9
