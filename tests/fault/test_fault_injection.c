@@ -1,6 +1,7 @@
-/* Allocation and write failures, injected at link time (docs/mutation.md,
- * "Fault injection"). This executable links the static codec with
- * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=write, so every call
+/* Allocation, write, pwrite/pread and fchmod failures (and short positioned
+ * transfers), injected at link time (docs/mutation.md, "Fault injection").
+ * This executable links the static codec with -Wl,--wrap=malloc,--wrap=calloc,
+ * --wrap=realloc,--wrap=write,--wrap=pwrite,--wrap=pread,--wrap=fchmod, so every call
  * the codec's objects (and this file) make to those functions lands in the
  * __wrap_ functions below; nothing of this reaches the production library,
  * its API or any other test.
@@ -48,6 +49,9 @@
 
 /* codec/src/kv03_layout.h (internal): the retrying write of the file sink */
 int rsv__write_all(int fd, const void *buf, size_t n);
+int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at);
+int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at);
+int rsv__tmp_create(const char *path, char **tmp);
 
 /* ---- the wrappers ---------------------------------------------------------- */
 
@@ -56,6 +60,9 @@ void __real_free(void *p);
 void *__real_calloc(size_t k, size_t n);
 void *__real_realloc(void *p, size_t n);
 ssize_t __real_write(int fd, const void *p, size_t n);
+ssize_t __real_pwrite(int fd, const void *p, size_t n, off_t at);
+ssize_t __real_pread(int fd, void *p, size_t n, off_t at);
+int __real_fchmod(int fd, mode_t mode);
 
 static long alloc_fail_at = -1; /* index of the allocation to fail; -1: none */
 static long alloc_count;        /* allocations since arm_alloc */
@@ -161,6 +168,44 @@ ssize_t __wrap_write(int fd, const void *p, size_t n)
         return 0;
     }
     return __real_write(fd, p, n);
+}
+
+/* pwrite/pread: `pio_fail` calls fail with EIO; `pio_short` caps each
+ * transfer at that many bytes (a short transfer, as a signal may cause);
+ * fchmod: `fchmod_fail` calls fail with EPERM. */
+static int pio_fail, pio_short, fchmod_fail;
+static long pio_calls;
+
+ssize_t __wrap_pwrite(int fd, const void *p, size_t n, off_t at)
+{
+    pio_calls++;
+    if (pio_fail > 0) {
+        pio_fail--;
+        errno = EIO;
+        return -1;
+    }
+    return __real_pwrite(fd, p, pio_short > 0 && n > (size_t)pio_short ? (size_t)pio_short : n, at);
+}
+
+ssize_t __wrap_pread(int fd, void *p, size_t n, off_t at)
+{
+    pio_calls++;
+    if (pio_fail > 0) {
+        pio_fail--;
+        errno = EIO;
+        return -1;
+    }
+    return __real_pread(fd, p, pio_short > 0 && n > (size_t)pio_short ? (size_t)pio_short : n, at);
+}
+
+int __wrap_fchmod(int fd, mode_t mode)
+{
+    if (fchmod_fail > 0) {
+        fchmod_fail--;
+        errno = EPERM;
+        return -1;
+    }
+    return __real_fchmod(fd, mode);
 }
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -422,6 +467,73 @@ Test(fault_write, zero_progress_is_an_error_not_a_retry)
     cr_assert_eq(rsv__write_all(fd, "abc", 3), 0);
     cr_assert_eq(write_calls, 1);
     close(fd);
+}
+
+/* The positioned I/O of the file sink (file_io.c): an error ends the loop
+ * with -1 after that one call; short transfers continue where they stopped,
+ * so the bytes land (and are read back) in order. */
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    cr_assert_not_null(d);
+    int n = 0;
+    while (readdir(d)) n++;
+    closedir(d);
+    return n;
+}
+
+Test(fault_write, positioned_io_errors_and_short_transfers)
+{
+    char dir[] = "/tmp/rsv_pio_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/f", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    cr_assert(fd >= 0);
+    uint8_t msg[100], got[100];
+    for (int i = 0; i < 100; i++) msg[i] = (uint8_t)(i * 7 + 1);
+
+    pio_calls = 0;
+    pio_fail = 1;
+    cr_assert_eq(rsv__pwrite_all(fd, msg, 100, 5), -1, "a failing pwrite is an error");
+    cr_assert_eq(errno, EIO);
+    cr_assert_eq(pio_calls, 1, "pwrite called %ld times after an error", pio_calls);
+    pio_fail = 0;
+
+    pio_short = 7; /* 100 bytes in 15 transfers */
+    pio_calls = 0;
+    cr_assert_eq(rsv__pwrite_all(fd, msg, 100, 5), 0);
+    cr_assert_eq(pio_calls, 15);
+    pio_short = 0;
+    memset(got, 0, sizeof got);
+    cr_assert_eq(__real_pread(fd, got, 100, 5), 100);
+    cr_assert(memcmp(got, msg, 100) == 0, "short pwrites: bytes out of place");
+
+    pio_short = 3; /* 100 bytes in 34 transfers */
+    pio_calls = 0;
+    memset(got, 0, sizeof got);
+    cr_assert_eq(rsv__pread_all(fd, got, 100, 5), 0);
+    cr_assert_eq(pio_calls, 34);
+    pio_short = 0;
+    cr_assert(memcmp(got, msg, 100) == 0, "short preads: bytes out of place");
+
+    pio_fail = 1;
+    pio_calls = 0;
+    cr_assert_eq(rsv__pread_all(fd, got, 100, 5), -1, "a failing pread is an error");
+    cr_assert_eq(pio_calls, 1);
+    pio_fail = 0;
+    close(fd);
+
+    /* the temporary's fchmod fails: -1, no temporary left, no descriptor leaked */
+    int before = open_fds();
+    char *tmp = NULL;
+    fchmod_fail = 1;
+    cr_assert_eq(rsv__tmp_create(path, &tmp), -1);
+    fchmod_fail = 0;
+    cr_assert_eq(errno, EPERM);
+    cr_assert_eq(open_fds(), before, "a descriptor leaked");
+    cr_assert_eq(entries(dir), 1, "a temporary was left next to %s", path);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* ---- guarded heap ------------------------------------------------------------ */
