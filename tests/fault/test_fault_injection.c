@@ -52,6 +52,7 @@ int rsv__write_all(int fd, const void *buf, size_t n);
 int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at);
 int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at);
 int rsv__tmp_create(const char *path, char **tmp);
+int rsv__sync_dir(const char *path);
 
 /* ---- the wrappers ---------------------------------------------------------- */
 
@@ -534,6 +535,17 @@ Test(fault_write, positioned_io_errors_and_short_transfers)
     cr_assert_eq(entries(dir), 1, "a temporary was left next to %s", path);
     unlink(path);
     rmdir(dir);
+}
+
+/* The directory fsync after a rename, for each shape of path: no slash (the
+ * working directory), a file in the root ("/" itself), a nested path; a
+ * missing directory is -1. */
+Test(fault_write, sync_dir_of_every_path_shape)
+{
+    cr_assert_eq(rsv__sync_dir("no-slash"), 0);
+    cr_assert_eq(rsv__sync_dir("/in-the-root"), 0);
+    cr_assert_eq(rsv__sync_dir("/tmp/nested"), 0);
+    cr_assert_eq(rsv__sync_dir("/no-such-dir-rsv/x"), -1);
 }
 
 /* ---- guarded heap ------------------------------------------------------------ */
