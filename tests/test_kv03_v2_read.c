@@ -40,6 +40,7 @@ Test(kv03_v2_read, open_exposes_dictionary_and_seeds)
     cr_assert_eq(f.dict_bits, 5);
     cr_assert_eq(f.nb, 2);
     cr_assert_eq(f.dict, b + V2_DICT);
+    cr_assert_eq(f.code, b + V2_DICT, "C0 starts section 5 (kv03.h)");
     cr_assert_eq(f.dict_off, b + V2_OFFS);
     cr_assert_eq(f.seeds, b + V2_SEEDS);
     cr_assert_eq(rsv_kv03_dictionary_check(&f), RSV_OK);
