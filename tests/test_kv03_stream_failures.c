@@ -106,6 +106,15 @@ Test(kv03_stream_failures, missing_directory)
     rsv_merge m;
     cr_assert_eq(rsv_merge_init_path(&m, in, 2, 0, NULL), RSV_ERR_INVALID_ARGUMENT);
     rsv_merge_free(&m);
+    /* the output could not be created: the failure is the output's (input
+     * index n), before any record or bit of it */
+    cr_assert_eq(rsv_merge_init_path(&m, in, 2, 0, path), RSV_ERR_IO);
+    rsv_kv03_diag d = rsv_merge_diag(&m);
+    cr_assert_eq(d.status, RSV_ERR_IO);
+    cr_assert_eq(d.record, 0);
+    cr_assert_eq(d.bit, 0);
+    cr_assert_eq(rsv_merge_failed_input(&m), 2);
+    rsv_merge_free(&m);
     cr_assert_eq(dir_entries(dir, NULL), 0);
     cr_assert_eq(rmdir(dir), 0);
     free(a);
