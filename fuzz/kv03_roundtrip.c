@@ -243,7 +243,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     t.multi = (flags >> 3) & 1u;
     rsv_kvf_gen_policy(&in, &t.pol);
     rsv_kvf_gen_code(&in, &t.code);
-    rsv_kvf_gen_records(&in, !raw_order, &t.r);
+    rsv_kvf_gen_records_max(&in, !raw_order, RSV_KVF_CAP_MAX, &t.r);
     if (t.multi) {
         rsv_kvf_gen_code_set(&in, 0, &t.set);
         rsv_kvf_recs_cap(&t.r, rsv_kvf_set_max_bits(&t.set)); /* a bulk list: kv03_fuzz.h */

@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned mode = (flags >> 3) & 7u;
     rsv_kvf_gen_policy(&in, &pol);
     rsv_kvf_gen_code(&in, &code);
-    rsv_kvf_gen_records(&in, 1, &pool);
+    rsv_kvf_gen_records_max(&in, 1, RSV_KVF_CAP_MAX, &pool);
     int multi = (flags >> 6) & 1u;
     rsv_kvf_set set;
     size_t tomb_code = SIZE_MAX;

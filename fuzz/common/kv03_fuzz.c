@@ -174,10 +174,16 @@ static void gen_bulk(size_t n, rsv_kvf_recs *out)
 
 void rsv_kvf_gen_records(rsv_fuzz_producer *p, int sorted, rsv_kvf_recs *out)
 {
+    rsv_kvf_gen_records_max(p, sorted, SIZE_MAX, out);
+}
+
+void rsv_kvf_gen_records_max(rsv_fuzz_producer *p, int sorted, size_t bulk_max, rsv_kvf_recs *out)
+{
     memset(out, 0, sizeof *out);
     uint8_t nsel = rsv_fuzz_u8(p);
     if (nsel >= RSV_KVF_BULK_SEL) {
-        gen_bulk(250u + 40u * (nsel - RSV_KVF_BULK_SEL), out);
+        size_t n = 250u + 40u * (nsel - RSV_KVF_BULK_SEL);
+        gen_bulk(n < bulk_max ? n : bulk_max, out);
         return;
     }
     size_t n = nsel % (RSV_KVF_MAX_RECORDS + 1u);
@@ -223,8 +229,8 @@ void rsv_kvf_gen_records(rsv_fuzz_producer *p, int sorted, rsv_kvf_recs *out)
 
 size_t rsv_kvf_quadratic_cap(uint64_t code_bits)
 {
-    const uint64_t budget = 96u * 96u * 16u, c = code_bits > 16 ? code_bits : 16;
-    uint64_t n = 96;
+    const uint64_t budget = (uint64_t)RSV_KVF_CAP_MAX * RSV_KVF_CAP_MAX * 16u, c = code_bits > 16 ? code_bits : 16;
+    uint64_t n = RSV_KVF_CAP_MAX;
     while (n > RSV_KVF_MAX_RECORDS && n * n * c > budget) n--;
     return (size_t)n;
 }

@@ -76,6 +76,16 @@ void rsv_kvf_gen_code(rsv_fuzz_producer *p, rsv_kvf_code *out);
 void rsv_kvf_gen_code_sel(rsv_fuzz_producer *p, uint8_t sel, rsv_kvf_code *out);
 /* sorted != 0: sort by key and drop duplicates (the later one wins). */
 void rsv_kvf_gen_records(rsv_fuzz_producer *p, int sorted, rsv_kvf_recs *out);
+/* The same, generating at most bulk_max records of a bulk list (its first
+ * bulk_max; a bulk list's records do not depend on its length), so that a
+ * caller that keeps a prefix of at most bulk_max (rsv_kvf_recs_cap) does not
+ * allocate and fill the rest: up to 850 records of four arrays, whose fresh
+ * pages (ASan's quarantine recycles no memory for a long time) cost page
+ * faults and malloc fills on every bulk input. Consumes the same input
+ * bytes as rsv_kvf_gen_records. */
+void rsv_kvf_gen_records_max(rsv_fuzz_producer *p, int sorted, size_t bulk_max, rsv_kvf_recs *out);
+/* The largest rsv_kvf_quadratic_cap: the bulk_max of callers of rsv_kvf_recs_cap. */
+#define RSV_KVF_CAP_MAX 96u
 /* A cap on a bulk list (250-850 records) for kv03_roundtrip and merge_diff.
  * Every record costs about 20 us of checking per input under ASan+UBSan
  * (some 13 encode/decode passes, half of them the oracle's bit-at-a-time
