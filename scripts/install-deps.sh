@@ -11,6 +11,7 @@ pkgs=(
   afl++                                               # second fuzz engine
   python3                                             # corpus / summary helpers
   abigail-tools                                       # abidw/abidiff: the ABI baseline check (ctest -L abi)
+  gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user # the big-endian gate (tests/bigendian/run)
 )
 
 missing=()
