@@ -201,7 +201,8 @@ def active_lines(build, src):
             if a in ("-c", "-MD", "-MMD"):
                 continue
             out.append(a)
-        out += ["-E", "-o", "-"]
+        # -dD keeps the #define lines of the selected groups in the output
+        out += ["-E", "-dD", "-o", "-"]
         r = subprocess.run(out, cwd=ent["directory"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                            text=True, errors="replace")
         cur, ln = None, 0
@@ -216,6 +217,52 @@ def active_lines(build, src):
                 cur.add(ln)
             ln += 1
     return act
+
+
+_PP_COND = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def cond_groups(text):
+    """[group id or None] per line (index 0 = line 1): the innermost
+    preprocessor conditional group (#if / #elif / #else up to the next of
+    them or #endif) that holds the line; None outside every conditional."""
+    out, stack, next_id = [], [], 0
+    for line in text.split("\n"):
+        m = _PP_COND.match(line)
+        if m and m.group(1) in ("if", "ifdef", "ifndef"):
+            out.append(stack[-1] if stack else None)
+            stack.append(next_id)
+            next_id += 1
+        elif m and m.group(1) in ("elif", "else"):
+            out.append(None)
+            if stack:
+                stack[-1] = next_id
+                next_id += 1
+        elif m:  # endif
+            out.append(None)
+            if stack:
+                stack.pop()
+        else:
+            out.append(stack[-1] if stack else None)
+    return out
+
+
+def not_compiled(act_lines, groups, line):
+    """True when the preprocessor dropped `line` in every translation unit:
+    its innermost conditional group kept no line at all (e.g. the
+    big-endian branch of an #if). A line that is merely absent from the -E
+    output is not enough: a #define continuation line, the later lines of a
+    macro call that spans several lines, or a line of a group whose other
+    lines reached the compiler is compiled code, and such a mutant must be
+    built and tested (the binary-identical check still catches what the
+    compiler drops). A file no translation unit includes has no active line
+    and so is not compiled as a whole."""
+    if line in act_lines:
+        return False
+    g = groups[line - 1] if 0 < line <= len(groups) else None
+    if g is None:
+        return not act_lines
+    return not any(groups[k - 1] == g for k in act_lines if 0 < k <= len(groups))
 
 
 # ---- the gate ----------------------------------------------------------------

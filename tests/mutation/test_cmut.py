@@ -171,6 +171,38 @@ class Support(unittest.TestCase):
             self.assertEqual(len(engine.elf_code_hash(f.name)), 40)
 
 
+class NotCompiled(unittest.TestCase):
+    """engine.not_compiled on a hand-written header. Lines (1-based):
+    1 guard #ifndef, 2 #define H, 3 #define W 8, 4 #define M(a, \\,
+    5 its continuation, 6 #if LE, 7 le code, 8 #else, 9 be code, 10 #endif,
+    11 call(1,, 12 its second line, 13 #endif. The -E -dD output of a
+    little-endian translation unit keeps 2, 3, 4 (a #define, joined), 7 and
+    11 (a macro call spanning lines is one output line)."""
+    TEXT = "\n".join(["#ifndef H", "#define H", "#define W 8", "#define M(a) \\", "  ((a) + W)",
+                      "#if LE", "le();", "#else", "be();", "#endif", "call(1,", "  2);", "#endif"])
+    ACT = {2, 3, 4, 7, 11}
+
+    def test_groups(self):
+        g = engine.cond_groups(self.TEXT)
+        self.assertEqual(len(g), 13)
+        self.assertIsNone(g[0])  # the #ifndef line itself
+        self.assertEqual(g[1], g[10])  # guard group: 2 and 11
+        self.assertNotEqual(g[6], g[8])  # le and be branches differ
+        self.assertNotEqual(g[6], g[1])
+
+    def test_only_a_dropped_group_is_not_compiled(self):
+        g = engine.cond_groups(self.TEXT)
+        nc = [ln for ln in range(1, 14) if engine.not_compiled(self.ACT, g, ln)]
+        # 9: the big-endian branch; 5 (#define continuation) and 12 (second
+        # line of a call) are absent from -E but compiled; directive lines
+        # (1, 6, 8, 10, 13) are outside every group and the file is included
+        self.assertEqual(nc, [9])
+
+    def test_file_never_included(self):
+        g = engine.cond_groups(self.TEXT)
+        self.assertTrue(all(engine.not_compiled(set(), g, ln) for ln in range(1, 14)))
+
+
 class CoverageSelection(unittest.TestCase):
     """covselect.Selector on a hand-written map: f() spans lines 10-20 with
     code on 11, 12, 14 and 18; t1 ran 11 and 12, t2 ran 11 and 18 (an
