@@ -281,6 +281,21 @@ static void trace_op(const rsv_diff_run *t, side c, int agree)
     (void)c;
 }
 
+/* reader.h's state invariant, which every exit keeps, failures included:
+ * the cache holds the view bits [pos, pos + n) left-aligned and is zero
+ * below them (n <= 64, n <= remaining). Expected bits from the oracle.
+ * Only the public API is compared elsewhere; this is the one check of the
+ * state itself (a stray cache bit at n = 0 reads the same through the API). */
+static int cache_state_ok(const rsv_diff_run *t)
+{
+    const rsv_reader *r = &t->r;
+    uint64_t pos = rsv_reader_position(r);
+    if (r->n > 64 || pos > t->v.len || r->n > t->v.len - pos) return 0;
+    if (r->n == 0) return r->cache == 0;
+    rsv_oracle_result o = rsv_oracle_read(t->v, pos, r->n);
+    return o.status == RSV_OK && r->cache == o.value << (64u - r->n); /* 1 <= n <= 64 */
+}
+
 /* Compare one operation's outcome; returns 1 when they agree. `extra` lets
  * batch/take comparisons add detail. Afterwards the oracle's position is the
  * case's position and the codec is re-synchronised to it on a mismatch. */
@@ -297,6 +312,8 @@ static int settle(rsv_diff_run *t, side c, side o, int ok_extra, const char *ext
         what = "REMAINING/EMPTY MISMATCH";
     else if (!rsv_view_identical(rsv_reader_view(&t->r), t->v))
         what = "READER VIEW CHANGED";
+    else if (!cache_state_ok(t))
+        what = "READER CACHE STATE (reader.h: view bits [pos, pos + n), rest zero)";
     else if (!ok_extra)
         what = "DETAIL MISMATCH";
     t->d->ops++;
