@@ -539,13 +539,23 @@ Test(fault_write, positioned_io_errors_and_short_transfers)
 
 /* The directory fsync after a rename, for each shape of path: no slash (the
  * working directory), a file in the root ("/" itself), a nested path; a
- * missing directory is -1. */
+ * missing directory is -1, and so is a "directory" that is a regular file
+ * (open with O_DIRECTORY: ENOTDIR; without it the file itself would be
+ * opened and fsynced, and 0 returned). */
 Test(fault_write, sync_dir_of_every_path_shape)
 {
     cr_assert_eq(rsv__sync_dir("no-slash"), 0);
     cr_assert_eq(rsv__sync_dir("/in-the-root"), 0);
     cr_assert_eq(rsv__sync_dir("/tmp/nested"), 0);
     cr_assert_eq(rsv__sync_dir("/no-such-dir-rsv/x"), -1);
+    char file[] = "/tmp/rsv-sync-dir-XXXXXX", path[64];
+    int fd = mkstemp(file);
+    cr_assert(fd >= 0);
+    close(fd);
+    snprintf(path, sizeof path, "%s/x", file);
+    int rc = rsv__sync_dir(path);
+    unlink(file);
+    cr_assert_eq(rc, -1, "the parent %s is a regular file", file);
 }
 
 /* ---- guarded heap ------------------------------------------------------------ */
