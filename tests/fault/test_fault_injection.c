@@ -879,6 +879,40 @@ Test(guarded_heap, memory_writer_code_list_regrows_on_the_heap)
     cr_assert_eq(ngblocks, 0, "%zu guarded blocks not freed", ngblocks);
 }
 
+/* 40 codes of 64 bits (320 bytes of code bits: past the 72 inline bytes,
+ * so the bits array moves to the heap and regrows) with each allocation
+ * failing in turn (init, the code list's inline-to-heap moves and regrowths
+ * of its bits, ends and first-record arrays, the key and data buffers):
+ * every call returns OK until
+ * the failed one, which is RSV_ERR_NOMEM, and freeing the writer then is
+ * clean. Ends at the first k with no failure (all 40 added). */
+Test(fault_alloc, memory_writer_code_list_growth_fails_in_turn)
+{
+    enum { M = 40 };
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_value v = {RSV_VALUE_TOMBSTONE, NULL, 0};
+    long k;
+    for (k = 0; k < 10000; k++) {
+        rsv_kv03_writer w;
+        arm_alloc(k);
+        rsv_status st = rsv_kv03_writer_init(&w, &p, NULL, 0);
+        unsigned i = 0;
+        for (; st == RSV_OK && i < M; i++) {
+            uint8_t code[8] = {(uint8_t)i}, key[1] = {(uint8_t)('A' + i)}; /* 64 bits each */
+            st = rsv_kv03_writer_add_coded(&w, code, 64, (const char *)key, 1, v);
+        }
+        int failed = alloc_failed;
+        disarm_alloc();
+        if (st == RSV_OK || i > 0) rsv_kv03_writer_free(&w);
+        if (!failed) {
+            cr_assert_eq(st, RSV_OK, "k %ld: %s with no failed allocation", k, rsv_status_name(st));
+            break;
+        }
+        cr_assert_eq(st, RSV_ERR_NOMEM, "k %ld: allocation failed, status %s (record %u)", k, rsv_status_name(st), i);
+    }
+    cr_assert(k > 0 && k < 10000, "k %ld", k);
+}
+
 /* The merge's code union (codec/src/merge_codes.c) sorts its entries on the
  * stack for up to 8 input codes and in one heap array of 2t entries (the
  * entries, then the sort's scratch) beyond. A file of 9 records under 9
