@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,6 +420,11 @@ Test(api_arguments, paths)
     cr_assert_eq(rsv_kv03_writer_finish_path(&w, "rel.kv03"), RSV_OK);
     rsv_kv03_writer_free(&w);
     cr_assert_eq(rsv_kv03_open_path_copy("rel.kv03", &k_pol, &f), RSV_OK);
+    struct stat sb;
+    cr_assert_eq(stat("rel.kv03", &sb), 0);
+    cr_assert_not_null(f.map); /* the copy, released by rsv_kv03_close */
+    cr_assert_eq(f.map_len, (size_t)sb.st_size, "map_len %zu, the file has %lld bytes", f.map_len,
+                 (long long)sb.st_size);
     cr_assert_eq(rsv_kv03_scan(&f, NULL), RSV_OK);
     rsv_kv03_close(&f);
 

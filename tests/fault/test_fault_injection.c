@@ -539,13 +539,23 @@ Test(fault_write, positioned_io_errors_and_short_transfers)
 
 /* The directory fsync after a rename, for each shape of path: no slash (the
  * working directory), a file in the root ("/" itself), a nested path; a
- * missing directory is -1. */
+ * missing directory is -1, and so is a "directory" that is a regular file
+ * (open with O_DIRECTORY: ENOTDIR; without it the file itself would be
+ * opened and fsynced, and 0 returned). */
 Test(fault_write, sync_dir_of_every_path_shape)
 {
     cr_assert_eq(rsv__sync_dir("no-slash"), 0);
     cr_assert_eq(rsv__sync_dir("/in-the-root"), 0);
     cr_assert_eq(rsv__sync_dir("/tmp/nested"), 0);
     cr_assert_eq(rsv__sync_dir("/no-such-dir-rsv/x"), -1);
+    char file[] = "/tmp/rsv-sync-dir-XXXXXX", path[64];
+    int fd = mkstemp(file);
+    cr_assert(fd >= 0);
+    close(fd);
+    snprintf(path, sizeof path, "%s/x", file);
+    int rc = rsv__sync_dir(path);
+    unlink(file);
+    cr_assert_eq(rc, -1, "the parent %s is a regular file", file);
 }
 
 /* ---- guarded heap ------------------------------------------------------------ */
@@ -867,6 +877,40 @@ Test(guarded_heap, memory_writer_code_list_regrows_on_the_heap)
     free(out);
     guarded = 0;
     cr_assert_eq(ngblocks, 0, "%zu guarded blocks not freed", ngblocks);
+}
+
+/* 40 codes of 64 bits (320 bytes of code bits: past the 72 inline bytes,
+ * so the bits array moves to the heap and regrows) with each allocation
+ * failing in turn (init, the code list's inline-to-heap moves and regrowths
+ * of its bits, ends and first-record arrays, the key and data buffers):
+ * every call returns OK until
+ * the failed one, which is RSV_ERR_NOMEM, and freeing the writer then is
+ * clean. Ends at the first k with no failure (all 40 added). */
+Test(fault_alloc, memory_writer_code_list_growth_fails_in_turn)
+{
+    enum { M = 40 };
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_value v = {RSV_VALUE_TOMBSTONE, NULL, 0};
+    long k;
+    for (k = 0; k < 10000; k++) {
+        rsv_kv03_writer w;
+        arm_alloc(k);
+        rsv_status st = rsv_kv03_writer_init(&w, &p, NULL, 0);
+        unsigned i = 0;
+        for (; st == RSV_OK && i < M; i++) {
+            uint8_t code[8] = {(uint8_t)i}, key[1] = {(uint8_t)('A' + i)}; /* 64 bits each */
+            st = rsv_kv03_writer_add_coded(&w, code, 64, (const char *)key, 1, v);
+        }
+        int failed = alloc_failed;
+        disarm_alloc();
+        if (st == RSV_OK || i > 0) rsv_kv03_writer_free(&w);
+        if (!failed) {
+            cr_assert_eq(st, RSV_OK, "k %ld: %s with no failed allocation", k, rsv_status_name(st));
+            break;
+        }
+        cr_assert_eq(st, RSV_ERR_NOMEM, "k %ld: allocation failed, status %s (record %u)", k, rsv_status_name(st), i);
+    }
+    cr_assert(k > 0 && k < 10000, "k %ld", k);
 }
 
 /* The merge's code union (codec/src/merge_codes.c) sorts its entries on the

@@ -18,6 +18,17 @@
  *                   in 13-bit fields to its end (the tail refill)
  *       skipped     read 5 bits, skip 100, read on (the byte holding bits
  *                   5..7 of the view is skipped entirely)
+ *       eg-plant1   not a load defect: the planted copies are built with
+ *                   RSV_SELFTEST_PLANT=1, which also compiles in the
+ *                   `fuzz selftest --plant 1` divergence of reader.c. One
+ *                   read_eg(5) of `001 01 1010` (9 bits at alignment a, off
+ *                   0): z = 2, four of the five remainder bits, so
+ *                   EG_TRUNCATED_REMAINDER at p + 2z + 1 = 5 (CODES.md §3.2
+ *                   step 8, §6.3 table). Prints "eg-plant1 status S pos P";
+ *                   run_selftest.py wants pos 5 from the real codec and 6
+ *                   from both planted copies (the plant, docs/fuzzing.md:
+ *                   "leaves the position one bit on"), so a plant that no
+ *                   longer diverges fails here, not only after a fuzz run
  *
  * The view is embedded in a larger heap buffer (as a KV03 section is in its
  * file): the bytes around it are addressable, so AddressSanitizer cannot see
@@ -61,14 +72,38 @@ static void read13(rsv_reader *r, rsv_view v, unsigned w)
     check("read", st, x, rsv_reader_position(r), rsv_oracle_read(v, p, w));
 }
 
+/* The eg-plant1 case (see the top comment). Always exits 0: the runner
+ * judges the printed position per binary. */
+static int eg_plant1(unsigned a)
+{
+    uint8_t *buf = malloc(32);
+    if (!buf) return 2;
+    uint8_t *first = (uint8_t *)(((uintptr_t)buf + 15) & ~(uintptr_t)7) + a; /* inside buf */
+    first[0] = 0x2d; /* 0010 1101: 001 01 101 */
+    first[1] = 0x00; /* 0 (the ninth bit), then bits past the view */
+    rsv_view v = rsv_view_make(first, 0, 9);
+    rsv_reader r;
+    uint64_t x = 0;
+    rsv_lw_none();
+    rsv_reader_init(&r, v);
+    rsv_lw_end();
+    rsv_lw_decode(v, 0);
+    rsv_status st = rsv_read_eg(&r, 5, &x);
+    rsv_lw_end();
+    printf("eg-plant1 status %d pos %" PRIu64 "\n", (int)st, rsv_reader_position(&r));
+    free(buf);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped ALIGN\n");
+        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped|eg-plant1 ALIGN\n");
         return 2;
     }
     const char *c = argv[1];
     unsigned a = (unsigned)atoi(argv[2]) & 7;
+    if (!strcmp(c, "eg-plant1")) return eg_plant1(a);
     int end_first = !strcmp(c, "align-down-end");
     int plant = !strcmp(c, "align-down") || end_first ? 1 : !strcmp(c, "head") ? 2 : !strcmp(c, "tail") ? 3
               : !strcmp(c, "skipped")                 ? 4 : 0;

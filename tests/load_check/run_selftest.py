@@ -13,6 +13,10 @@ concerns, runs the same probe input three times:
                    asan=1): must exit 0 with right values: no sanitizer sees
                    the defect, which is why the hook exists
 
+Then the eg-plant1 case: fuzz self-test plant 1 (compiled into both planted
+copies by RSV_SELFTEST_PLANT=1) must move the position of one truncated EG
+remainder by one bit, and the real codec must not.
+
 Fails (exit 1) on any other outcome, and when it ran no case.
 usage: run_selftest.py REAL PLANTED PLANTED_NOCHECK ASAN(0|1)
 """
@@ -71,6 +75,23 @@ for case in ("align-down", "align-down-end", "head", "tail", "skipped"):
                             "(values right), got rc %d: %s%s" % (tag, " by ASan" if asan else "", rc, out, err[-2000:]))
         else:
             print("missed  %-22s without the hook%s: values right, no report" % (tag, " (ASan+UBSan on)" if asan else ""))
+
+# Not a load defect: RSV_SELFTEST_PLANT=1 also compiles the fuzz self-test's
+# plant 1 into both planted copies (reader.c: a truncated EG remainder, k >= 5,
+# one bit short, z >= 2, leaves the position one bit on, docs/fuzzing.md).
+# read_eg(5) of `001 01 1010`: EG_TRUNCATED_REMAINDER (14) at p + 2z + 1 = 5
+# (CODES.md §3.2 step 8); the plant must give 6, the real codec 5.
+for a in range(8):
+    before = len(failures)
+    for exe, who, want in ((real, "real", 5), (planted, "planted", 6), (nocheck, "planted_nocheck", 6)):
+        cases += 1
+        rc, out, err = run(exe, "eg-plant1", a)
+        m = re.match(r"eg-plant1 status (\d+) pos (\d+)", out)
+        if rc != 0 or not m or int(m.group(1)) != 14 or int(m.group(2)) != want:
+            failures.append("eg-plant1 alignment %d, %s: want status 14 at position %d, got rc %d: %s%s"
+                            % (a, who, want, rc, out, err[-2000:]))
+    if len(failures) == before:
+        print("plant 1 eg-plant1 alignment %d: real codec at 5, both planted copies at 6" % a)
 
 for f in failures:
     print("FAIL " + f)

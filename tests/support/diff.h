@@ -7,7 +7,9 @@
  *
  * A "case" (rsv_diff_run) is one view with one rsv_reader and one oracle
  * position p. Every operation is applied to both, then compared: success or
- * failure, status, value, position, remaining, empty, the reader's view (and
+ * failure, status, value, position, remaining, empty, the reader's view, its
+ * cache state against reader.h's invariant (the view bits [pos, pos + n),
+ * zero below them: bits taken from the view bytes) (and
  * for take the returned view: identical, untouched on failure; for batches
  * the done count and every decoded value; for Golomb rsv_golomb_init's
  * status). A mismatch is counted and, for the first few (or all, to a hook),
