@@ -406,3 +406,60 @@ Test(kv03_v2_read, seek_past_the_last_code_ends_the_walk)
     rsv_kv03_cursor_free(&c);
     free(b);
 }
+
+/* A two-code file (m = 2: the smallest set with a code per block), W = 1:
+ * `0` "a", `0` "b", `1` "a", `1` "c", one record per block, so code 1 starts
+ * exactly at block 2 and its seed (KV03.md §6.4) is what names the block's
+ * code. A fresh cursor (its code still 0) and a used one land, for code 1,
+ * on record 2 with code 1 and key "a", and for code 0 on record 0 (the
+ * records as written, not a decode). Seeking in an m = 2 file had no test:
+ * the §12.5 file has m = 3. (Here the seed of the landing block is 0, the
+ * code a fresh walker starts from: equivalent.txt, kv03_seek_c.ror.ca750de4.) */
+static const uint8_t TWO_C0[1] = {0x00}, TWO_C1[1] = {0x80};
+static const char TWO_KEYS[4] = {'a', 'b', 'a', 'c'};
+
+static void two_code_walk_from(rsv_kv03_cursor *c, uint64_t j)
+{
+    const uint64_t first = j ? 2 : 0;
+    rsv_kv03_entry e;
+    int more;
+    cr_assert_eq(rsv_kv03_cursor_seek_code(c, j), RSV_OK);
+    for (uint64_t i = first; i < 4; i++) {
+        cr_assert_eq(rsv_kv03_cursor_next(c, &e, &more), RSV_OK, "code %d record %d", (int)j, (int)i);
+        cr_assert(more);
+        cr_assert_eq(e.index, i);
+        cr_assert_eq(e.code, i >= 2 ? 1u : 0u, "code %d record %d: code %llu", (int)j, (int)i,
+                     (unsigned long long)e.code);
+        cr_assert_eq(e.key_len, 1);
+        cr_assert_eq(e.key[0], (uint8_t)TWO_KEYS[i]);
+    }
+    cr_assert_eq(rsv_kv03_cursor_next(c, &e, &more), RSV_OK);
+    cr_assert_eq(more, 0);
+}
+
+Test(kv03_v2_read, seek_code_in_a_two_code_file)
+{
+    rsv_kv03_policy p = {RSV_BACKSPACE_EG, 0, 1, 3};
+    const rsv_value tomb = {RSV_VALUE_TOMBSTONE, NULL, 0};
+    rsv_record r[4];
+    for (int i = 0; i < 4; i++)
+        r[i] = (rsv_record){(const uint8_t *)&TWO_KEYS[i], 1, tomb, i >= 2 ? TWO_C1 : TWO_C0, 1};
+    uint8_t *out;
+    size_t n;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, 4, &out, &n), RSV_OK);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(out, n, NULL, &f), RSV_OK);
+    cr_assert_eq(f.m, 2);
+    rsv_kv03_cursor c;
+    for (uint64_t j = 0; j < 2; j++) { /* fresh cursors */
+        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+        two_code_walk_from(&c, j);
+        rsv_kv03_cursor_free(&c);
+    }
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK); /* one cursor, reused */
+    two_code_walk_from(&c, 0);
+    two_code_walk_from(&c, 1);
+    two_code_walk_from(&c, 0);
+    rsv_kv03_cursor_free(&c);
+    free(out);
+}
