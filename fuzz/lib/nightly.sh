@@ -12,7 +12,8 @@
 # bounded-exhaustive differential driver (rsv_diffcheck; --max-len 16, 18 with
 # a budget of 30 minutes or more, 20 with two hours or more) when a build of
 # rsv_diffcheck exists, run the KV03 exhaustive merges
-# (RSV_KV03_EXHAUSTIVE_FULL=1 test_kv03_diff_exhaustive), write the coverage report (build/coverage/) and
+# (RSV_KV03_EXHAUSTIVE_FULL=1 test_kv03_diff_exhaustive), run the big-endian
+# gate with every guard-page test (tests/bigendian/run --full), write the coverage report (build/coverage/) and
 # build/nightly/summary.md + summary.json. The codec/ line and branch coverage
 # of the replay below RSV_COV_MIN_LINES / RSV_COV_MIN_BRANCHES (90 / 80 %) is a
 # finding (fuzz/lib/coverage.sh). Then mutation testing of codec/
@@ -232,6 +233,17 @@ cmd_nightly() {
             "RSV_KV03_EXHAUSTIVE_FULL=1 $kx --filter '*/*_full*'" "${out#"$ROOT"/}/kv03x.log"
         echo "nightly: KV03 exhaustive merges: $kstatus ($(( $(date +%s) - kstart )) s)"
     fi
+
+    # 5b. The big-endian gate with every guard-page test (tests/bigendian/run
+    # --full; the README's test command runs it without the six slow ones).
+    local bstart brc=0 bstatus=ok
+    bstart=$(date +%s)
+    echo "+ tests/bigendian/run --full --jobs $cores"
+    RSV_BE_BUILD_DIR="$BUILD_ROOT/bigendian-s390x" "$ROOT/tests/bigendian/run" --full --jobs "$cores" \
+        >"$out/bigendian.log" 2>&1 || brc=$?
+    if (( brc )); then bstatus="FAIL (exit $brc)"; rc=1; fi
+    record bigendian "$bstatus" "$(( $(date +%s) - bstart ))" "tests/bigendian/run --full" "${out#"$ROOT"/}/bigendian.log"
+    echo "nightly: tests/bigendian/run --full: $bstatus ($(( $(date +%s) - bstart )) s)"
 
     # 6. Coverage of checked-in + minimized corpora.
     cmd_coverage --extra-corpus "$out/minimized" "${tgts[@]}" | tee "$out/coverage.log" || rc=1

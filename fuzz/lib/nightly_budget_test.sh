@@ -67,5 +67,17 @@ m "incomplete, no reduction"    0 false "" 1
 m "incomplete, reduced"         0 false 1 0
 m "failed run"                  2 -     1 1
 
+# The big-endian gate (tests/bigendian/run --full) has no cap of its own: a
+# failing run is a finding, a passing one is not.
+be() { # NAME STATUS WANT_RC
+    printf 'bigendian\t%s\t95\ttests/bigendian/run --full\tlog\n' "$2" >"$tmp/rec.tsv"
+    local rc=0
+    python3 "$here/nightly_summary.py" "$tmp/rec.tsv" "$tmp/s.md" "$tmp/s.json" || rc=$?
+    check "bigendian: $1" "$3" 0 "$rc" 0
+}
+be "passed" ok 0
+be "failed" "FAIL (exit 1)" 1
+be "tools missing" "FAIL (exit 2)" 1
+
 echo "$passed passed, $failed failed"
 (( failed == 0 && passed > 0 ))

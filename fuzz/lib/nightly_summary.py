@@ -23,7 +23,7 @@ def main(argv):
     if len(argv) != 4:
         sys.stderr.write(__doc__)
         return 2
-    targets, diffcheck, meta, cov_all, mutation, kv03x, cov_codec = {}, {}, {}, {}, {}, {}, {}
+    targets, diffcheck, meta, cov_all, mutation, kv03x, cov_codec, bigendian = {}, {}, {}, {}, {}, {}, {}, {}
 
     def tgt(name):
         return targets.setdefault(name, {"target": name, "engines": {}, "replays": {}})
@@ -60,6 +60,8 @@ def main(argv):
                 diffcheck = {"status": r[1], "seconds": num(r[2]), "command": r[3], "log": r[4]}
             elif kind == "kv03exhaustive":
                 kv03x = {"status": r[1], "seconds": num(r[2]), "command": r[3], "log": r[4]}
+            elif kind == "bigendian":
+                bigendian = {"status": r[1], "seconds": num(r[2]), "command": r[3], "log": r[4]}
             elif kind == "mutation":
                 mutation = read_mutation(r[1], r[2] if len(r) > 2 else "", r[3] if len(r) > 3 else "")
                 mutation["budget_reduced"] = len(r) > 4 and r[4] == "1"
@@ -100,7 +102,11 @@ def main(argv):
     if kv03x.get("status", "").startswith("FAIL"):
         findings.append(f"`{kv03x['command']}`: {kv03x['status']} ({kv03x['log']})")
 
+    if bigendian.get("status", "").startswith("FAIL"):
+        findings.append(f"`{bigendian['command']}`: {bigendian['status']} ({bigendian['log']})")
+
     doc = {"meta": meta, "targets": list(targets.values()), "diffcheck": diffcheck, "kv03_exhaustive": kv03x,
+           "bigendian": bigendian,
            "coverage_total": cov_all, "coverage_codec": cov_codec, "mutation": mutation, "findings": findings}
     with open(argv[3], "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=2)
@@ -192,6 +198,9 @@ def render_md(doc):
     k = doc.get("kv03_exhaustive") or {}
     if k:
         out += [f"KV03 exhaustive merges (`{k.get('command')}`): {k.get('status')} in {k.get('seconds')} s.", ""]
+    b = doc.get("bigendian") or {}
+    if b:
+        out += [f"Big-endian gate (`{b.get('command')}`): {b.get('status')} in {b.get('seconds')} s.", ""]
     mu = doc.get("mutation") or {}
     if mu:
         if mu.get("score_percent") is not None or mu.get("evaluated"):
