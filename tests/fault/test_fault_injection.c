@@ -177,26 +177,27 @@ ssize_t __wrap_write(int fd, const void *p, size_t n)
 static int pio_fail, pio_short, fchmod_fail;
 static long pio_calls;
 
-ssize_t __wrap_pwrite(int fd, const void *p, size_t n, off_t at)
+/* One pwrite/pread call: 1 = fail it (errno EIO), else *n is capped at pio_short. */
+static int pio_inject(size_t *n)
 {
     pio_calls++;
     if (pio_fail > 0) {
         pio_fail--;
         errno = EIO;
-        return -1;
+        return 1;
     }
-    return __real_pwrite(fd, p, pio_short > 0 && n > (size_t)pio_short ? (size_t)pio_short : n, at);
+    if (pio_short > 0 && *n > (size_t)pio_short) *n = (size_t)pio_short;
+    return 0;
+}
+
+ssize_t __wrap_pwrite(int fd, const void *p, size_t n, off_t at)
+{
+    return pio_inject(&n) ? -1 : __real_pwrite(fd, p, n, at);
 }
 
 ssize_t __wrap_pread(int fd, void *p, size_t n, off_t at)
 {
-    pio_calls++;
-    if (pio_fail > 0) {
-        pio_fail--;
-        errno = EIO;
-        return -1;
-    }
-    return __real_pread(fd, p, pio_short > 0 && n > (size_t)pio_short ? (size_t)pio_short : n, at);
+    return pio_inject(&n) ? -1 : __real_pread(fd, p, n, at);
 }
 
 int __wrap_fchmod(int fd, mode_t mode)
