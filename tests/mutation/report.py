@@ -135,7 +135,7 @@ def markdown(s, rows, per_op, per_file, equiv):
     for c in cols:
         out.append("| %s | %d |" % (c, s["status"].get(c, 0)))
     if s.get("baseline_s") is not None:
-        out.append("| baseline gate, serial, unmutated | %.1f s (%d tests) |" % (s["baseline_s"],
+        out.append("| baseline gate, unmutated (sum of test times; shared by the workers) | %.1f s (%d tests) |" % (s["baseline_s"],
                                                                               len(s.get("gate_tests", []))))
     if s.get("mean_mutant_s") is not None:
         out.append("| mean time per scored mutant (build + tests) | %.1f s |" % s["mean_mutant_s"])
