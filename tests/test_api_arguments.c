@@ -427,6 +427,11 @@ Test(api_arguments, paths)
                  (long long)sb.st_size);
     cr_assert_eq(rsv_kv03_scan(&f, NULL), RSV_OK);
     rsv_kv03_close(&f);
+    /* a closed file (kv03.h): no mapping, length 0; closing it again is a no-op */
+    cr_assert_null(f.map);
+    cr_assert_eq(f.map_len, 0, "map_len %zu after close", f.map_len);
+    rsv_kv03_close(&f);
+    rsv_kv03_close(NULL);
 
     FILE *e = fopen("empty.kv03", "wb");
     cr_assert_not_null(e);

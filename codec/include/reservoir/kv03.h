@@ -290,6 +290,9 @@ RSV_API rsv_status rsv_kv03_open_path(const char *path, const rsv_kv03_policy *e
  * rsv_kv03_close like a mapping. */
 RSV_API rsv_status rsv_kv03_open_path_copy(const char *path, const rsv_kv03_policy *expected,
                                            rsv_kv03_file *out);
+/* Releases the mapping or copy of rsv_kv03_open_path(_copy) (nothing for
+ * rsv_kv03_open, whose bytes are the caller's) and leaves map = NULL and
+ * map_len = 0, so closing again is a no-op. f = NULL is ignored. */
 RSV_API void rsv_kv03_close(rsv_kv03_file *f);
 
 /* block_offset(b) = select(b) + ord_b * cw (§4), b in 0..nb. */
