@@ -519,6 +519,14 @@ Test(api_arguments, output_paths)
     cr_assert_eq(rsv_merge_init(&m, in, 2, 0), RSV_OK);
     cr_assert_eq(rsv_merge_run(&m), RSV_OK);
     cr_assert_eq(rsv_merge_finish_path(&m, bad), RSV_ERR_IO);
+    /* an output failure (merge.h): not an input's (failed_input = n), the
+     * output's record count, bit 0 */
+    rsv_kv03_diag dg = rsv_merge_diag(&m);
+    cr_assert_eq(dg.status, RSV_ERR_IO);
+    cr_assert_eq(dg.bit, 0, "bit %llu", (unsigned long long)dg.bit);
+    cr_assert_eq(dg.record, f.N, "record %llu, the output has %llu", (unsigned long long)dg.record,
+                 (unsigned long long)f.N);
+    cr_assert_eq(rsv_merge_failed_input(&m), 2);
     cr_assert_eq(rsv_merge_finish(&m, &out, &len), RSV_ERR_POISONED);
     rsv_merge_free(&m);
 
@@ -535,6 +543,20 @@ Test(api_arguments, output_paths)
     cr_assert(g.size == n && memcmp(g.bytes, bytes, n) == 0); /* a file merged with itself */
     rsv_kv03_close(&g);
     cr_assert_eq(access(p2, F_OK), -1);
+
+    /* an in-memory merge published with finish_path: a second finish is
+     * RSV_ERR_STATE (merge.h), a misuse that does not poison the merge */
+    cr_assert_eq(rsv_merge_init(&m, in, 2, 0), RSV_OK);
+    cr_assert_eq(rsv_merge_run(&m), RSV_OK);
+    cr_assert_eq(rsv_merge_finish_path(&m, p2), RSV_OK);
+    cr_assert_eq(rsv_merge_finish_path(&m, p2), RSV_ERR_STATE);
+    cr_assert_eq(rsv_merge_diag(&m).status, RSV_OK);
+    cr_assert_eq(rsv_merge_finish(&m, &out, &len), RSV_ERR_STATE);
+    rsv_merge_free(&m);
+    cr_assert_eq(rsv_kv03_open_path_copy(p2, &k_pol, &g), RSV_OK);
+    cr_assert(g.size == n && memcmp(g.bytes, bytes, n) == 0);
+    rsv_kv03_close(&g);
+    unlink(p2);
     unlink(p1);
     cr_assert_eq(rmdir(dir), 0); /* no temporary left behind */
     rsv_kv03_close(&f);

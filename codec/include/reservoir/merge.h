@@ -26,7 +26,7 @@
  * A failure poisons the merge (RSV_ERR_POISONED afterwards; diag keeps the
  * first error, the failing input and its record/bit) and discards the output:
  * no file is created. Finishing before the end or stepping after finishing
- * gives RSV_ERR_STATE. "failed_input" above is rsv_merge_failed_input(m),
+ * gives RSV_ERR_STATE, a misuse that does not poison the merge. "failed_input" above is rsv_merge_failed_input(m),
  * "diag" rsv_merge_diag(m). */
 #ifndef RESERVOIR_MERGE_H
 #define RESERVOIR_MERGE_H
@@ -81,8 +81,8 @@ RSV_API rsv_status rsv_merge_finish_unsealed(rsv_merge *m, uint8_t **out, size_t
 RSV_API rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path);
 RSV_API void rsv_merge_free(rsv_merge *m);
 /* The first error (status, the failing input's record and bit, or the
- * output's record count for an output failure); status = RSV_OK while
- * healthy. */
+ * output's record count and bit 0 for an output failure); status = RSV_OK
+ * while healthy. */
 RSV_API rsv_kv03_diag rsv_merge_diag(const rsv_merge *m);
 /* The input a failure is attributed to (0..n-1), or n when the failure is not
  * an input's (argument, memory, output). */
