@@ -131,3 +131,62 @@ Test(kv03_seek_errors, code_offsets_outside_section_5)
     rsv_sg_free(&s);
     free(base);
 }
+
+/* The seek starts at block `first` (kv03.h): blocks before it are not read.
+ * Codes `0`, `10`, `11` (m = 3, w = 2), W = 2, two records per code: blocks
+ * 0, 1, 2 start with records 0, 2, 4, seeds `00 01 10` = byte 0x18 (§6.2).
+ * Block 0's seed set to 3 (`11 01 10` = 0xD8). Seeking code 2: the lower
+ * bound reads seeds 1 (1 < 2) and 2 (2 >= 2) only, so [first, last] = [1, 2];
+ * the walk starts at block 1 and hands over record 4 (`11`, key "a") without
+ * reading seed_0. A walk from record 0 reads seed_0 = 3 >= m at its first
+ * block start: SEED_RANGE at record 0 (§6.3), so a seek that walked from
+ * record 0 instead of block `first` would fail. */
+Test(kv03_seek_errors, blocks_before_first_are_not_read)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x00, 1, "b"}, {0x80, 2, "a"},
+                            {0x80, 2, "b"}, {0xC0, 2, "a"}, {0xC0, 2, "b"}};
+    size_t n;
+    uint8_t *base = write_file(r, 6, &n);
+    rsv_surgeon s;
+    rsv_sg_init(&s, base, n);
+    size_t sd = section_byte(&s, 7);
+    cr_assert_eq(s.b[sd], 0x18);
+    s.b[sd] = 0xD8;
+    rsv_sg_reseal(&s);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    uint64_t first, last;
+    cr_assert_eq(rsv_kv03_first_block_of_code(&f, 2, &first, &last), RSV_OK);
+    cr_assert(first == 1 && last == 2);
+
+    rsv_kv03_frames fw;
+    rsv_kv03_frame fr;
+    int more;
+    cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_ERR_SEED_RANGE); /* the walk from record 0 */
+    cr_assert_eq(fw.diag.record, 0);
+    cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 2), RSV_OK);
+    cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
+    cr_assert(more);
+    cr_assert_eq(fr.index, 4);
+    cr_assert_eq(fr.code, 2);
+
+    rsv_kv03_cursor c;
+    rsv_kv03_entry e;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 2), RSV_OK);
+    for (int i = 4; i < 6; i++) {
+        cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK, "record %d", i);
+        cr_assert(more);
+        cr_assert_eq(e.index, (uint64_t)i);
+        cr_assert_eq(e.code, 2);
+        cr_assert_eq(e.key_len, 1);
+        cr_assert_eq(e.key[0], r[i].key[0]);
+    }
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+    cr_assert_eq(more, 0);
+    rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&f);
+    rsv_sg_free(&s);
+    free(base);
+}

@@ -146,6 +146,27 @@ Test(kv03_stream_output, large_stream_bounded, .timeout = 600)
     recset_free(&s);
 }
 
+/* The block-offset table (kv03.h stats: 8 bytes per block) grows
+ * geometrically from 16 slots and only when it is full: after b blocks it
+ * holds at least b slots and, past 16, fewer than 2b (a doubling from a full
+ * table of c < b slots gives 2c < 2b). W = 1: one block per record. */
+Test(kv03_stream_output, offset_table_grows_only_when_full)
+{
+    const rsv_kv03_policy p = {RSV_BACKSPACE_EG, 0, 1, 3};
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    for (uint64_t b = 1; b <= 70; b++) {
+        uint8_t key[2] = {(uint8_t)(b >> 8), (uint8_t)b};
+        cr_assert_eq(rsv_kv03_writer_add(&w, key, 2, rsv_value_present("v", 1)), RSV_OK);
+        rsv_kv03_writer_stats st;
+        rsv_kv03_writer_get_stats(&w, &st);
+        uint64_t most = b <= 16 ? 16 : 2 * b - 1;
+        cr_assert(st.offset_bytes >= 8 * b && st.offset_bytes <= 8 * most, "%llu blocks: %llu offset bytes",
+                  (unsigned long long)b, (unsigned long long)st.offset_bytes);
+    }
+    rsv_kv03_writer_free(&w);
+}
+
 /* ---- states ------------------------------------------------------------- */
 
 Test(kv03_stream_output, states)

@@ -27,6 +27,45 @@ static void expect_bits(rsv_view v, const char *bits)
     }
 }
 
+/* C0 = the first dict_bits bits of section 5 (kv03.h, rsv_kv03_file.code)
+ * also when section 4 is not empty (in the §12 vectors sections 4 and 5
+ * start at the same byte). One code C0 = `101`, W = 1: N = 8000 records,
+ * keys the 4-byte big-endian index, record 100's key followed by 10^6 zero
+ * bytes, tombstones. Record 100 is J >= 8·10^6 bits, every other one < 64
+ * (EG0(R), R <= 35; EG0(S), S <= 32; S; 1), so U <= J + 8000·64. §4: 2^L <=
+ * q = floor(U / n), n = 8001, and group 0 (entries 0-255) holds the step
+ * r_101 - r_100 >= J, so it spans at least J / 2^L - 1 >= n·J / U - 1 > 7000
+ * >= 4096 high positions: sparse, section 4 not empty. Its first entry is
+ * (r_0 >> L) + 0 = 0, whose first byte (0x00) is not C0's. */
+Test(kv03_v2_read, c0_is_section_5_with_sparse_entries)
+{
+    enum { N = 8000, JUMP = 100, TAIL = 1000000 };
+    const rsv_kv03_policy p = {RSV_BACKSPACE_EG, 0, 1, 15};
+    static const uint8_t c0 = 0xA0; /* `101` */
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, &c0, 3), RSV_OK);
+    uint8_t *key = calloc(1, 4 + TAIL);
+    cr_assert(key);
+    for (uint32_t i = 0; i < N; i++) {
+        key[0] = (uint8_t)(i >> 24), key[1] = (uint8_t)(i >> 16), key[2] = (uint8_t)(i >> 8), key[3] = (uint8_t)i;
+        cr_assert_eq(rsv_kv03_writer_add(&w, key, i == JUMP ? 4 + TAIL : 4, rsv_value_tombstone()), RSV_OK);
+    }
+    uint8_t *out;
+    size_t n;
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    free(key);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(out, n, NULL, &f), RSV_OK);
+    cr_assert_eq(f.nb, N);
+    cr_assert_eq(f.dict_bits, 3);
+    cr_assert_gt(f.sec_len[4], 0, "group 0 is sparse: section 4 holds its entries");
+    cr_assert_eq(f.code, f.dict, "C0 starts section 5 (kv03.h)");
+    cr_assert_eq(f.code[0] >> 5, 5u, "C0 = 101");
+    rsv_kv03_close(&f);
+    free(out);
+}
+
 Test(kv03_v2_read, open_exposes_dictionary_and_seeds)
 {
     size_t n;

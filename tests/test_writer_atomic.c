@@ -4,7 +4,8 @@
  *    unchanged"); with room, the bits hand-encoded from CODES.md/KV03.md;
  *  - rsv__kv03_writer_add_framed (the merge's writer entry) rejects a suffix
  *    whose length is not key_bits - lcp, and an lcp > 0 on the first record,
- *    with RSV_ERR_INVALID_ARGUMENT (each condition alone). */
+ *    with RSV_ERR_INVALID_ARGUMENT (each condition alone);
+ *  - after a framed add, the plain adds are refused with RSV_ERR_STATE. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -55,4 +56,21 @@ Test(writer_atomic, add_framed_inconsistent_arguments)
     framed_rejects(0, 8, 40, 32); /* first record with lcp 8 (suffix length consistent) */
     framed_rejects(1, 48, 40, 0); /* lcp > key_bits */
     framed_rejects(1, 0, 36, 36); /* key_bits not a whole number of bytes */
+}
+
+/* A writer fed by the merge's framed entry keeps no previous key bytes, so
+ * the plain adds are refused afterwards: RSV_ERR_STATE (kv03.h, the writer's
+ * `framed`: "plain adds refused"), whatever key comes next. */
+Test(writer_atomic, plain_add_after_framed_add_refused)
+{
+    const rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    static const uint8_t key[4] = {'k', 'e', 'y', '1'};
+    rsv_value_span tomb = {RSV_VALUE_TOMBSTONE, 0, rsv_view_make(NULL, 0, 0), 1};
+    cr_assert_eq(rsv__kv03_writer_add_framed(&w, 0, 32, rsv_view_make(key, 0, 32), &tomb), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add(&w, "key2", 4, rsv_value_present("v", 1)), RSV_ERR_STATE);
+    static const uint8_t zero = 0x00;
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, &zero, 1, "key3", 4, rsv_value_present("v", 1)), RSV_ERR_STATE);
+    rsv_kv03_writer_free(&w);
 }

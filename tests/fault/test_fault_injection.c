@@ -34,6 +34,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1049,4 +1050,26 @@ Test(fault_alloc, record_batch_allocates_nothing_when_warm)
     rsv_stream_writer_free(&sw);
     rsv_writer_free(&out);
     free(file);
+}
+
+/* The in-memory writer's buffers grow geometrically (kv03.h stats: the data
+ * buffer, the block-offset table; the previous key's room likewise): 2000
+ * records of 8-byte keys cost O(log N) allocations, not one per record.
+ * Counted by the wrappers (armed at an index never reached). */
+Test(fault_alloc, memory_writer_allocations_grow_logarithmically)
+{
+    enum { N = 2000 };
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    arm_alloc(LONG_MAX);
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    for (unsigned i = 0; i < N; i++) {
+        uint8_t key[8] = {0, 0, 0, 0, 0, 0, (uint8_t)(i >> 8), (uint8_t)i};
+        cr_assert_eq(rsv_kv03_writer_add(&w, key, 8, rsv_value_present("v", 1)), RSV_OK, "record %u", i);
+    }
+    long n = alloc_count;
+    cr_assert(!alloc_failed);
+    disarm_alloc();
+    rsv_kv03_writer_free(&w);
+    cr_assert_leq(n, 64, "%ld allocations for %d records", n, (int)N);
 }

@@ -8,7 +8,9 @@ concerns, runs the same probe input three times:
                    values and positions equal to the oracle's, loads checked)
   planted          the planted codec with the load check: must die by SIGABRT
                    with the checker's message, at the planted site, naming
-                   exactly how far the load left the allowed bytes
+                   exactly how far the load left the allowed bytes (and the
+                   message's load range, allowed range and distances must
+                   agree with each other)
   planted_nocheck  the planted codec without the check (ASan + UBSan when
                    asan=1): must exit 0 with right values: no sanitizer sees
                    the defect, which is why the hook exists
@@ -47,6 +49,27 @@ def expected(case, a):
     raise ValueError(case)
 
 
+MSG = re.compile(r"load of (\d+) byte\(s\) \[(0x[0-9a-f]+|0), (0x[0-9a-f]+|0)\], allowed \[(0x[0-9a-f]+|0), "
+                 r"(0x[0-9a-f]+|0)\] \((inclusive|empty: no load allowed)\); first byte ([+-]\d+) from the first "
+                 r"allowed, last byte ([+-]\d+) from the last allowed")
+
+
+def consistent(msg):
+    """The checker's message agrees with itself (load_check.c, die): the load
+    [first, last] holds n bytes, the allowed range [lo, hi] is inclusive, and
+    the two distances are first - lo and last - hi. None when it does."""
+    m = MSG.search(msg)
+    if not m:
+        return "message not in the checker's format"
+    n, first, last, lo, hi = (int(x, 0) for x in m.group(1, 2, 3, 4, 5))
+    d_first, d_last = int(m.group(7)), int(m.group(8))
+    if last - first + 1 != n:
+        return "load [%#x, %#x] is not %d byte(s)" % (first, last, n)
+    if d_first != first - lo or d_last != last - hi:
+        return "distances %+d, %+d, want %+d, %+d" % (d_first, d_last, first - lo, last - hi)
+    return None
+
+
 def run(exe, case, a):
     p = subprocess.run([exe, case, str(a)], capture_output=True, text=True, timeout=60)
     return p.returncode, p.stdout, p.stderr
@@ -67,6 +90,8 @@ for case in ("align-down", "align-down-end", "head", "tail", "skipped"):
         if rc != -signal.SIGABRT or not msg or site not in msg or not re.search(pattern, msg):
             failures.append("%s: planted defect not caught as expected (rc %d, want SIGABRT, %s, /%s/): %s%s"
                             % (tag, rc, site, pattern, out, err[-2000:]))
+        elif consistent(msg):
+            failures.append("%s: the checker's message contradicts itself (%s): %s" % (tag, consistent(msg), msg))
         else:
             print("caught  %-22s %s" % (tag, msg[len("rsv load check: "):]))
         rc, out, err = run(nocheck, case, a)
