@@ -374,8 +374,16 @@ class Worker:
 
     def cmake_args(self):
         flags = "-O1 -g"
+        args = []
+        if not getattr(self.o, "no_ubsan", False):
+            # UBSan, halting: a mutant whose only effect is undefined behaviour
+            # (a shift by 64, an overflow) is killed, as the project's
+            # ASan+UBSan suite would; without it gcc's code for the UB decides.
+            san = "-fsanitize=undefined -fno-sanitize-recover=all"
+            flags += " " + san
+            args += ["-DCMAKE_EXE_LINKER_FLAGS=" + san, "-DCMAKE_SHARED_LINKER_FLAGS=" + san]
         args = ["-G", "Ninja", "-DCMAKE_C_COMPILER=" + self.o.cc, "-DCMAKE_BUILD_TYPE=Debug",
-                "-DCMAKE_C_FLAGS_DEBUG=" + flags, "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+                "-DCMAKE_C_FLAGS_DEBUG=" + flags, "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"] + args + [
                 "-DRSV_WERROR=OFF", "-DRSV_INSTALL_TEST=OFF", "-DRSV_BUILD_FUZZ=ON", "-DRSV_FUZZ_ENGINE=replay",
                 "-DRSV_BUILD_BENCH=OFF", "-DCMAKE_LINK_DEPENDS_NO_SHARED=ON"]
         if self.o.load_check:
@@ -517,8 +525,9 @@ class CoverageWorker(Worker):
         return os.path.join(self.dir, "gcov_flush.o")
 
     def cmake_args(self):
+        # the coverage map build is not sanitized (its linker flags replace UBSan's)
         a = ["-DCMAKE_C_FLAGS_DEBUG=-O0 -g --coverage" if x.startswith("-DCMAKE_C_FLAGS_DEBUG=") else x
-             for x in super().cmake_args()]
+             for x in super().cmake_args() if not x.startswith(("-DCMAKE_EXE_LINKER_FLAGS=", "-DCMAKE_SHARED_LINKER_FLAGS="))]
         # gcov_flush.o: processes that _exit or die by a signal still write
         # their counters (tests/mutation/gcov_flush.c)
         exe = "--coverage %s -Wl,--wrap=_exit,--wrap=raise" % self.flush_object()
