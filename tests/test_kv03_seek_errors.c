@@ -36,6 +36,22 @@ static uint8_t *write_file(const rec *r, size_t n, size_t *len)
 /* File byte of section i's first byte (directory offsets are body offsets). */
 static size_t section_byte(const rsv_surgeon *s, unsigned i) { return 96u + rsv_sg_get(s, RSV_SG_SEC_OFF(i), 8); }
 
+/* The records of r written with codes `0`, `10`, `11` (seeds `00 01 10` =
+ * byte 0x18, §6.2), the seeds byte replaced by `seeds`, resealed and opened
+ * into *f (the surgeon *s owns the bytes; *base is the writer's buffer). */
+static void open_reseeded(const rec *r, size_t nr, uint8_t seeds, uint8_t **base, rsv_surgeon *s,
+                          rsv_kv03_file *f)
+{
+    size_t n;
+    *base = write_file(r, nr, &n);
+    rsv_sg_init(s, *base, n);
+    size_t sd = section_byte(s, 7);
+    cr_assert_eq(s->b[sd], 0x18);
+    s->b[sd] = seeds;
+    rsv_sg_reseal(s);
+    cr_assert_eq(rsv_kv03_open(s->b, s->n, &k_pol, f), RSV_OK);
+}
+
 /* Codes `0`, `10` (§6.1: section 5 = `010` → byte 0x40). Rewritten to `110`:
  * D_0 = `1` is a prefix of D_1 = `10` → §6.3 step 4 DICTIONARY_ORDER. */
 Test(kv03_seek_errors, dictionary_order)
@@ -74,16 +90,10 @@ Test(kv03_seek_errors, dictionary_order)
 Test(kv03_seek_errors, seed_range_while_skipping)
 {
     static const rec r[] = {{0x00, 1, "a"}, {0x00, 1, "b"}, {0x80, 2, "a"}, {0x80, 2, "b"}, {0xC0, 2, "a"}};
-    size_t n;
-    uint8_t *base = write_file(r, 5, &n);
+    uint8_t *base;
     rsv_surgeon s;
-    rsv_sg_init(&s, base, n);
-    size_t sd = section_byte(&s, 7);
-    cr_assert_eq(s.b[sd], 0x18);
-    s.b[sd] = 0x38;
-    rsv_sg_reseal(&s);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    open_reseeded(r, 5, 0x38, &base, &s, &f);
     uint64_t first, last;
     cr_assert_eq(rsv_kv03_first_block_of_code(&f, 2, &first, &last), RSV_OK);
     cr_assert(first == 0 && last == 1);
@@ -145,16 +155,10 @@ Test(kv03_seek_errors, blocks_before_first_are_not_read)
 {
     static const rec r[] = {{0x00, 1, "a"}, {0x00, 1, "b"}, {0x80, 2, "a"},
                             {0x80, 2, "b"}, {0xC0, 2, "a"}, {0xC0, 2, "b"}};
-    size_t n;
-    uint8_t *base = write_file(r, 6, &n);
+    uint8_t *base;
     rsv_surgeon s;
-    rsv_sg_init(&s, base, n);
-    size_t sd = section_byte(&s, 7);
-    cr_assert_eq(s.b[sd], 0x18);
-    s.b[sd] = 0xD8;
-    rsv_sg_reseal(&s);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    open_reseeded(r, 6, 0xD8, &base, &s, &f);
     uint64_t first, last;
     cr_assert_eq(rsv_kv03_first_block_of_code(&f, 2, &first, &last), RSV_OK);
     cr_assert(first == 1 && last == 2);
