@@ -1,5 +1,5 @@
 /* Seed generator for the KV03 fuzz corpora: rsv_gen_corpus_kv03 OUTDIR writes
- * OUTDIR/{kv03_parse,kv03_parse_structured,kv03_roundtrip,merge_diff,stream_diff}/.
+ * OUTDIR/{kv03_parse,kv03_parse_structured,kv03_roundtrip,merge_diff,stream_diff,stream_roundtrip}/.
  *
  * Files: the §12.3 file and the empty file transcribed from KV03.md; the
  * §12.4 variants and the other fixtures are built with the ORACLE encoder
@@ -541,9 +541,16 @@ static void split_records(script *s, unsigned n)
     }
 }
 
+/* kv03_roundtrip and stream_roundtrip read one input layout (common/kv03_rt.h):
+ * every round-trip seed goes to both. */
+static void emit_rt(const script *s, const char *name)
+{
+    emit(s, "kv03_roundtrip", name);
+    emit(s, "stream_roundtrip", name);
+}
+
 static void gen_roundtrip(void)
 {
-    static const char *const T = "kv03_roundtrip";
     script s;
     struct { const char *name; int golomb; uint64_t km; unsigned W, kk; } pols[] = {
         {"ex12_eg0_w15", 0, 0, 15, 2},  {"ex12_w2_k3", 0, 0, 2, 0},      {"ex12_golomb7", 1, 7, 15, 2},
@@ -556,7 +563,7 @@ static void gen_roundtrip(void)
         policy(&s, pols[i].golomb, pols[i].km, pols[i].W, pols[i].kk);
         code_default(&s);
         ex12_records(&s);
-        emit(&s, T, pols[i].name);
+        emit_rt(&s, pols[i].name);
     }
     static const unsigned codes[] = {0, 7, 64, 512};
     for (size_t i = 0; i < 4; i++) {
@@ -567,14 +574,14 @@ static void gen_roundtrip(void)
         code_bits(&s, codes[i], (uint8_t)(0x5A + i));
         split_records(&s, 30);
         snprintf(name, sizeof name, "split30_code%u", codes[i]);
-        emit(&s, T, name);
+        emit_rt(&s, name);
     }
     memset(&s, 0, sizeof s); /* bulk: 250 records, W = 1 (EF sample groups) */
     u8(&s, 0);
     policy(&s, 0, 0, 1, 2);
     code_default(&s);
     u8(&s, 240);
-    emit(&s, T, "bulk250_w1");
+    emit_rt(&s, "bulk250_w1");
     memset(&s, 0, sizeof s); /* unsorted order kept: UNSORTED at record 2 */
     u8(&s, 7);
     policy(&s, 0, 0, 15, 2);
@@ -583,7 +590,7 @@ static void gen_roundtrip(void)
     rec(&s, 0, "b", 1, "");
     rec(&s, 1, "b", 0, "");
     rec(&s, 0, "a", 2, "q");
-    emit(&s, T, "unsorted");
+    emit_rt(&s, "unsorted");
     /* format revision v2: flag bit 3, a code set and a code per record */
     struct { const char *name; unsigned flags, target, L, f, recs; } v2[] = {
         {"v2_split30_set3", 8, 3, 2, 0, 30},          {"v2_split30_set16_long", 8, 16, 6, 1, 30},
@@ -601,7 +608,7 @@ static void gen_roundtrip(void)
         else split_records(&s, v2[i].recs);
         set_script(&s, v2[i].target, v2[i].L, v2[i].f, k_steps, sizeof k_steps, 1, 0x0123456789ABCDEFu, 0, 0, &set);
         for (unsigned k = 0; k < v2[i].recs; k++) u8(&s, (k * 7 + k / 5) % 251); /* extra choices stay unread */
-        emit(&s, T, v2[i].name);
+        emit_rt(&s, v2[i].name);
     }
     memset(&s, 0, sizeof s); /* W = 0: BAD_POLICY */
     u8(&s, 0);
@@ -611,7 +618,7 @@ static void gen_roundtrip(void)
     u8(&s, 2);
     code_default(&s);
     ex12_records(&s);
-    emit(&s, T, "bad_policy_w0");
+    emit_rt(&s, "bad_policy_w0");
 }
 
 static void gen_merge(void)
@@ -865,7 +872,7 @@ static void make_dir(const char *a, const char *b)
 int main(int argc, char **argv)
 {
     static const char *const dirs[] = {"kv03_parse", "kv03_parse_structured", "kv03_roundtrip", "merge_diff",
-                                       "stream_diff"};
+                                       "stream_diff", "stream_roundtrip"};
     if (argc >= 4 && strcmp(argv[1], "--sweep") == 0) {
         make_dir(argv[2], NULL);
         int rc = 0;
@@ -875,7 +882,7 @@ int main(int argc, char **argv)
     }
     if (argc != 2) {
         fprintf(stderr, "usage: %s OUTDIR\n  writes OUTDIR/{kv03_parse,kv03_parse_structured,kv03_roundtrip,"
-                        "merge_diff,stream_diff}/*\n"
+                        "merge_diff,stream_diff,stream_roundtrip}/*\n"
                         "       %s --sweep OUTDIR KV03_FILE...\n  writes resealed one-byte variants of each "
                         "file into OUTDIR (merge candidates)\n", argv[0], argv[0]);
         return 2;

@@ -1,10 +1,6 @@
 /* Fuzz target kv03_roundtrip: records, a policy and a selector code from the
- * input (layout: common/kv03_fuzz.h; one leading u8 of flags: bits 0-2 all
- * set = keep the generated key order, usually unsorted; bit 3 = format
- * revision v2: after the records a code set (common/kv03_codes.h, 2-16
- * prefix-free codes of 1-12 bits, sometimes one of 65-128 bits) and per
- * record a u8 choosing its code; the records are then ordered by logical key
- * code || key unless the raw order is kept) are
+ * input (layout: common/kv03_rt.h, shared with stream_roundtrip, which writes
+ * and reads the same records as a record stream) are
  *   1. encoded by the codec's streaming writer (add, or add_coded with each
  *      record's code), its batch encoder (rsv_record.code) and the oracle
  *      encoder (v1, or rsv_oracle_kv03_encode_v2): same status (invalid
@@ -16,14 +12,7 @@
  *      each record's code index), frames (with rsv_kv03_code's bits),
  *      scan and seek_code, and the file decodes to exactly the input
  *      records with their codes (v1: C0);
- *   3. written as a record stream (§10) by the codec (add / add_coded) and
- *      the oracle (v1 / rsv_oracle_stream_encode_v2): same status, extent and
- *      bytes; the codec's reader (one code: rsv_stream_reader_init; v2:
- *      init_set with the generated set, in its generated order, unused codes
- *      included) and the oracle's (v1 / stream_decode_v2 with that set)
- *      agree (the comparison engine, rsv_kv03d_stream_reader) and decode it
- *      back to the input records and their code indices;
- *   4. when the flags' high nibble is 0xF (1 input in 16): written again by
+ *   3. when the flags' high nibble is 0xF (1 input in 16): written again by
  *      a path writer (rsv_kv03_writer_init_path, a flush bound of 1-64 bytes
  *      from the input, so the sink flushes many times) into $TMPDIR (else
  *      /dev/shm, else /tmp): same status and failing record as the in-memory
@@ -40,13 +29,12 @@
 
 #include "data_producer.h"
 #include "guard_arena.h"
-#include "kv03_codes.h"
 #include "kv03_diff.h"
 #include "kv03_fuzz.h"
+#include "kv03_rt.h"
 #include "kv03_parse_check.h"
 #include "reservoir/kv03.h"
 #include "reservoir/oracle_kv03.h"
-#include "reservoir/stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -54,17 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *sn(rsv_status s) { return rsv_status_name((int)s); }
 
-/* One input: policy, the one code (v1) or the set (v2), the records. */
-typedef struct rt {
-    rsv_kvf_policy pol;
-    rsv_kvf_code code;
-    rsv_kvf_set set; /* v2: the generated set; v1: {code} */
-    int multi;
-    rsv_kvf_recs r;
-} rt;
-
 /* A record's add through the codec writer (plain add for v1). */
-static rsv_status codec_write(const rt *t, uint8_t **out, size_t *n, size_t *bad)
+static rsv_status codec_write(const rsv_kvf_rt *t, uint8_t **out, size_t *n, size_t *bad)
 {
     rsv_kv03_writer w;
     const rsv_kvf_recs *r = &t->r;
@@ -90,7 +69,7 @@ static const char *tmp_dir(void)
     return stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
 }
 
-static void path_write(const rt *t, uint8_t knob, rsv_status want, size_t want_bad, const uint8_t *file, size_t n)
+static void path_write(const rsv_kvf_rt *t, uint8_t knob, rsv_status want, size_t want_bad, const uint8_t *file, size_t n)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/rsv_fuzz_kv03_roundtrip.%ld.kv", tmp_dir(), (long)getpid());
@@ -128,14 +107,12 @@ static void path_write(const rt *t, uint8_t knob, rsv_status want, size_t want_b
 }
 
 /* The oracle's batch encoding (v1 with C0, or v2 with each record's code). */
-static rsv_status oracle_encode(const rt *t, uint8_t **out, size_t *n, size_t *bad)
+static rsv_status oracle_encode(const rsv_kvf_rt *t, uint8_t **out, size_t *n, size_t *bad)
 {
     *bad = SIZE_MAX;
     if (!t->multi)
         return rsv_oracle_kv03_encode(t->r.oracle, t->r.n, &t->pol.oracle, t->code.bytes, t->code.bits, out, n, bad);
-    rsv_oracle_crecord *c = calloc(t->r.n + 1, sizeof *c);
-    if (!c) abort();
-    rsv_kvf_crecords(&t->r, c);
+    rsv_oracle_crecord *c = rsv_kvf_rt_crecords(t);
     rsv_status st = rsv_oracle_kv03_encode_v2(c, t->r.n, &t->pol.oracle, out, n, bad);
     free(c);
     return st;
@@ -146,7 +123,7 @@ static rsv_status oracle_encode(const rt *t, uint8_t **out, size_t *n, size_t *b
  * codes (v1: C0). The records the codec's cursor returns equal the oracle's
  * (engine), which equal the input, whose codec encoding is this file (step
  * 1): re-encoding them would repeat step 1. */
-static void read_back(const rt *t, const uint8_t *file, size_t n)
+static void read_back(const rsv_kvf_rt *t, const uint8_t *file, size_t n)
 {
     const rsv_kvf_recs *r = &t->r;
     if (t->multi) {
@@ -164,96 +141,12 @@ static void read_back(const rt *t, const uint8_t *file, size_t n)
     free(want);
 }
 
-static void stream(const rt *t)
-{
-    const rsv_kvf_recs *r = &t->r;
-    rsv_writer w;
-    rsv_stream_writer sw;
-    rsv_writer_init(&w);
-    size_t cbad = SIZE_MAX, obad = SIZE_MAX;
-    rsv_status cst = rsv_stream_writer_init(&sw, &w, t->code.bytes, t->code.bits);
-    for (size_t i = 0; cst == RSV_OK && i < r->n; i++) {
-        const rsv_record *x = &r->codec[i];
-        cst = t->multi ? rsv_stream_writer_add_coded(&sw, x->code, x->code_bits, x->key, x->key_len, x->value)
-                       : rsv_stream_writer_add(&sw, x->key, x->key_len, x->value);
-        if (cst) cbad = i;
-    }
-    uint64_t cext = cst == RSV_OK ? rsv_stream_writer_extent(&sw) : 0;
-    uint8_t *ob = NULL;
-    uint64_t oext = 0;
-    rsv_status ost;
-    if (t->multi) {
-        rsv_oracle_crecord *c = calloc(r->n + 1, sizeof *c);
-        if (!c) abort();
-        rsv_kvf_crecords(r, c);
-        ost = rsv_oracle_stream_encode_v2(c, r->n, &ob, &oext, &obad);
-        free(c);
-    } else {
-        ost = rsv_oracle_stream_encode(r->oracle, r->n, t->code.bytes, t->code.bits, &ob, &oext, &obad);
-    }
-    if (cst != ost || (cst != RSV_OK && cbad != obad && (t->multi || cst == RSV_ERR_UNSORTED)))
-        rsv_kvf_fail(T, "stream writer status: codec %s (record %zu), oracle %s (record %zu)", sn(cst), cbad,
-                     sn(ost), obad);
-    if (cst == RSV_OK) {
-        size_t nb = (size_t)((cext + 7) / 8);
-        if (cext != oext || (nb && memcmp(rsv_writer_data(&w), ob, nb) != 0)) {
-            rsv_kvf_dump("codec stream", rsv_writer_data(&w), nb);
-            rsv_kvf_dump("oracle stream", ob, (size_t)((oext + 7) / 8));
-            rsv_kvf_fail(T, "stream bytes: codec %" PRIu64 " bits, oracle %" PRIu64 " bits", cext, oext);
-        }
-        /* both readers over exactly E bits, flush against the guard page,
-         * compared by the engine (rsv_kv03d_stream_reader): the records, the
-         * codec's code indices == the oracle's == the input's, the end at E */
-        const uint8_t *p = rsv_fuzz_arena_place(ob, nb);
-        rsv_view v = rsv_view_make(p, 0, cext);
-        rsv_stream_reader sr;
-        rsv_oracle_stream_v2_result res;
-        uint64_t *want_code = calloc(r->n + 1, sizeof *want_code);
-        if (!want_code) abort();
-        for (size_t i = 0; t->multi && i < r->n; i++) want_code[i] = r->code_idx[i];
-        if (t->multi) {
-            rsv_oracle_stream_decode_v2(v, t->set.oracle, t->set.m, &res);
-        } else {
-            rsv_oracle_stream_decode(v, t->code.bytes, t->code.bits, &res.base);
-            res.code_index = NULL;
-        }
-        rsv_status st = t->multi ? rsv_stream_reader_init_set(&sr, v, &t->set.codec)
-                                 : rsv_stream_reader_init(&sr, v, t->code.bytes, t->code.bits);
-        static rsv_kv03d_report rep; /* its message buffer off the stack */
-        rsv_kv03d_report_init(&rep);
-        if (!rsv_kv03d_stream_reader(&sr, st, v, &res.base, res.code_index, r->codec, want_code, r->n, &rep))
-            rsv_kvf_fail(T, "stream read back: %s", rep.msg);
-        rsv_stream_reader_free(&sr);
-        free(want_code);
-        if (t->multi) rsv_oracle_stream_v2_result_free(&res);
-        else rsv_oracle_stream_result_free(&res.base);
-    }
-    free(ob);
-    rsv_stream_writer_free(&sw);
-    rsv_writer_free(&w);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rsv_fuzz_producer in;
-    rt t;
+    rsv_kvf_rt t;
     rsv_fuzz_producer_init(&in, data, size);
-    uint8_t flags = rsv_fuzz_u8(&in);
-    int raw_order = (flags & 7u) == 7u;
-    t.multi = (flags >> 3) & 1u;
-    rsv_kvf_gen_policy(&in, &t.pol);
-    rsv_kvf_gen_code(&in, &t.code);
-    rsv_kvf_gen_records_max(&in, !raw_order, RSV_KVF_CAP_MAX, &t.r);
-    if (t.multi) {
-        rsv_kvf_gen_code_set(&in, 0, &t.set);
-        rsv_kvf_recs_cap(&t.r, rsv_kvf_set_max_bits(&t.set)); /* a bulk list: kv03_fuzz.h */
-        rsv_kvf_assign_codes(&in, &t.set, !raw_order, &t.r);
-    } else {
-        /* the oracle's decoders compare C0 || K bit by bit per record: a bulk
-         * list with a long C0 is capped alike (kv03_fuzz.h) */
-        rsv_kvf_recs_cap(&t.r, t.code.bits);
-        rsv_kvf_set_single(&t.code, &t.set);
-    }
+    rsv_kvf_rt_read(&in, &t);
 
     uint8_t *ob = NULL, *wb = NULL, *bb = NULL;
     size_t on = 0, wn = 0, bn = 0, obad, wbad;
@@ -275,12 +168,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         read_back(&t, ob, on);
     }
-    if ((flags >> 4) == 0xFu) path_write(&t, rsv_fuzz_u8(&in), wst, wbad, ob, on);
-    stream(&t);
+    if ((t.flags >> 4) == 0xFu) path_write(&t, rsv_fuzz_u8(&in), wst, wbad, ob, on);
     free(ob);
     free(wb);
     free(bb);
-    rsv_kvf_recs_free(&t.r);
+    rsv_kvf_rt_free(&t);
     rsv_fuzz_arena_unpoison();
     return 0;
 }

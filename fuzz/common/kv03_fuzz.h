@@ -1,5 +1,6 @@
 /* Shared pieces of the KV03 fuzz targets (kv03_parse, kv03_parse_structured,
- * kv03_roundtrip, merge_diff, stream_diff) and of their seed generator.
+ * kv03_roundtrip, stream_roundtrip, merge_diff, stream_diff) and of their seed
+ * generator.
  *
  * Input layout (consumption order from the END of the input, see
  * data_producer.h; fuzz/gen_corpus_kv03.c writes seeds with the mirror rules):
@@ -22,7 +23,8 @@
  *               2 present, u8 len % 33 bytes, each u8
  *           else bulk: N = 250 + 40 (nsel - 240) records with 2-byte keys 3i,
  *             value every 7th present (1 byte = i), others tombstones
- *             (kv03_roundtrip and merge_diff keep a prefix: rsv_kvf_recs_cap).
+ *             (the round-trip targets and merge_diff keep a prefix:
+ *             rsv_kvf_recs_cap).
  *           Generated keys are sorted and deduplicated (the last value wins)
  *           unless the caller asks for the raw order.
  * Exhausted inputs read zeros, so every input is valid and deterministic. */
@@ -86,7 +88,8 @@ void rsv_kvf_gen_records(rsv_fuzz_producer *p, int sorted, rsv_kvf_recs *out);
 void rsv_kvf_gen_records_max(rsv_fuzz_producer *p, int sorted, size_t bulk_max, rsv_kvf_recs *out);
 /* The largest rsv_kvf_quadratic_cap: the bulk_max of callers of rsv_kvf_recs_cap. */
 #define RSV_KVF_CAP_MAX 96u
-/* A cap on a bulk list (250-850 records) for kv03_roundtrip and merge_diff.
+/* A cap on a bulk list (250-850 records) for the round-trip targets
+ * (common/kv03_rt.h) and merge_diff.
  * Every record costs about 20 us of checking per input under ASan+UBSan
  * (some 13 encode/decode passes, half of them the oracle's bit-at-a-time
  * ones, whose logical-key compares read up to |C| code bits each), so a bulk

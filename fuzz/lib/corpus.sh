@@ -27,7 +27,8 @@ merge_corpus() {
     if [[ -d $ROOT/corpus/$t ]]; then
         while IFS= read -r -d '' f; do
             sha=$(sha1sum <"$f" | cut -d' ' -f1)
-            [[ -f $out/$sha ]] && mv "$out/$sha" "$out/$(basename "$f")"
+            # (a grown input is already named by its SHA-1: nothing to rename)
+            [[ -f $out/$sha && $sha != "$(basename "$f")" ]] && mv "$out/$sha" "$out/$(basename "$f")"
         done < <(find "$ROOT/corpus/$t" -maxdepth 1 -type f ! -name '.*' -print0)
         # The scratch corpus was seeded with regressions/ too: no top-level
         # copy of a file that regressions/ keeps anyway (it is replayed there).
