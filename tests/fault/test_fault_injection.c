@@ -19,7 +19,8 @@
  * codec absorbs: an optional larger reservation) gives the §12.3 file of
  * KV03.md, byte for byte. A sweep fails if no run returned RSV_ERR_NOMEM.
  * Swept: the path writer, the in-memory writer, the batch encoder, the merge
- * in memory and to a path, and (read_sweep) the cursor with a scan and a
+ * in memory (of §12.3, and of the §12.5 multi-code file, whose output is
+ * §12.5 again) and to a path, and (read_sweep) the cursor with a scan and a
  * record stream written and read back.
  *
  * Leaks: the wrappers count live blocks (allocated and not freed), and every
@@ -57,6 +58,7 @@
 #include "reservoir/stream.h"
 
 #include "../kv03_vectors.h"
+#include "../kv03_vectors_v2.h"
 
 /* codec/src/kv03_layout.h (internal): the retrying write of the file sink */
 int rsv__write_all(int fd, const void *buf, size_t n);
@@ -255,8 +257,17 @@ static int entries(const char *dir)
     return n;
 }
 
+/* The file every successful run must produce: KV03.md §12.3, or the §12.5
+ * multi-code file for the v2 merge sweeps (set by them, reset after). */
+static int want_12_5;
+
 static void expect_file_12_3(const uint8_t *got, size_t n, const char *what)
 {
+    if (want_12_5) {
+        cr_assert_eq(n, FILE_12_5_SIZE, "%s: %zu bytes, want the %d of KV03.md §12.5", what, n, FILE_12_5_SIZE);
+        cr_assert(memcmp(got, FILE_12_5, FILE_12_5_SIZE) == 0, "%s: not the §12.5 file", what);
+        return;
+    }
     cr_assert_eq(n, 360, "%s: %zu bytes, want the 360 of KV03.md §12.3", what, n);
     cr_assert(memcmp(got, FILE_12_3, 360) == 0, "%s: not the §12.3 file", what);
 }
@@ -395,6 +406,25 @@ static rsv_status op_merge(const char *dir, uint8_t **out, size_t *n)
     return st;
 }
 
+/* the §12.5 multi-code file merged with itself: the same six records under
+ * the same three codes (the dictionary union is the file's own, §11.2 ties
+ * go to the newer input, equal here), written with the same policy: the
+ * §12.5 file again (§11.1: the file is a pure function of the records, their
+ * codes and the policy). The merge's code table and union, and the writer's
+ * code list, allocate here. */
+static rsv_status op_merge_v2(const char *dir, uint8_t **out, size_t *n)
+{
+    (void)dir;
+    rsv_kv03_file a, b;
+    cr_assert_eq(rsv_kv03_open(FILE_12_5, FILE_12_5_SIZE, NULL, &a), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(FILE_12_5, FILE_12_5_SIZE, NULL, &b), RSV_OK);
+    const rsv_kv03_file *in[2] = {&a, &b};
+    rsv_status st = rsv_merge_files(in, 2, 0, out, n);
+    rsv_kv03_close(&a);
+    rsv_kv03_close(&b);
+    return st;
+}
+
 /* the same merge into a path writer */
 static rsv_status op_merge_path(const char *dir, uint8_t **out, size_t *n)
 {
@@ -424,6 +454,12 @@ Test(fault_alloc, memory_writer_every_allocation_fails_cleanly) { sweep(op_memor
 Test(fault_alloc, merge_every_allocation_fails_cleanly) { sweep(op_merge, 0, "merge"); }
 Test(fault_alloc, merge_path_every_allocation_fails_cleanly) { sweep(op_merge_path, 1, "merge to a path"); }
 Test(fault_alloc, encode_every_allocation_fails_cleanly) { sweep(op_encode, 0, "batch encoder"); }
+Test(fault_alloc, merge_v2_every_allocation_fails_cleanly)
+{
+    want_12_5 = 1;
+    sweep(op_merge_v2, 0, "multi-code merge");
+    want_12_5 = 0;
+}
 
 /* ---- readers: every allocation fails in turn, nothing leaks ----------------- */
 
