@@ -1139,6 +1139,60 @@ Test(guarded_heap, merge_of_more_codes_than_the_stack_sort_holds)
     free(file);
 }
 
+/* The same 9-code file merged with one whose 9 codes extend its codes
+ * (`jjjj0` against `jjjj`): the union is not prefix-free, so the merge fails
+ * with RSV_ERR_MERGE_MISMATCH (KV03.md §11.2) after sorting its 18 entries in
+ * the heap array, which it must free on that path too (wrapper count); and
+ * an allocation sweep of the 9-code self-merge, which must free that array
+ * when a later allocation fails. */
+Test(fault_alloc, merge_mismatch_of_many_codes_frees_its_sort_array)
+{
+    uint8_t codes[9], keys[9];
+    rsv_record r[9], r5[9];
+    for (unsigned j = 0; j < 9; j++) {
+        codes[j] = (uint8_t)(j << 4), keys[j] = (uint8_t)('a' + j);
+        r[j] = (rsv_record){keys + j, 1, {RSV_VALUE_TOMBSTONE, NULL, 0}, codes + j, 4};
+        r5[j] = r[j];
+        r5[j].code_bits = 5; /* bit 4 of j << 4 is 0: the code jjjj0 */
+    }
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    uint8_t *f4 = NULL, *f5 = NULL, *out = NULL;
+    size_t n4 = 0, n5 = 0, n = 0;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, 9, &f4, &n4), RSV_OK);
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r5, 9, &f5, &n5), RSV_OK);
+    rsv_kv03_file a, b;
+    cr_assert_eq(rsv_kv03_open(f4, n4, NULL, &a), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(f5, n5, NULL, &b), RSV_OK);
+    cr_assert(a.m == 9 && b.m == 9);
+    const rsv_kv03_file *in[2] = {&a, &b};
+    long live = live_blocks;
+    rsv_status st = rsv_merge_files(in, 2, 0, &out, &n);
+    cr_assert_eq(st, RSV_ERR_MERGE_MISMATCH, "%s", rsv_status_name(st));
+    cr_assert_null(out);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+    /* and the 9-code file merged with itself, its k-th allocation failing
+     * (the union's heap array exists before the merge's code table does) */
+    const rsv_kv03_file *self[2] = {&a, &a};
+    for (long k = 0;; k++) {
+        cr_assert_lt(k, 10000);
+        arm_alloc(k);
+        st = rsv_merge_files(self, 2, 0, &out, &n);
+        int failed = alloc_failed;
+        disarm_alloc();
+        if (st == RSV_OK) free(out);
+        cr_assert_eq(live_blocks, live, "allocation %ld: %ld blocks not freed", k, live_blocks - live);
+        if (!failed) {
+            cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
+            break;
+        }
+        if (st != RSV_OK) cr_assert_eq(st, RSV_ERR_NOMEM, "allocation %ld: %s", k, rsv_status_name(st));
+    }
+    rsv_kv03_close(&a);
+    rsv_kv03_close(&b);
+    free(f4);
+    free(f5);
+}
+
 /* The record batch (reservoir/record_batch.h) makes no heap allocation of
  * its own: on a warm cursor / stream reader (reset keeps the buffers), with
  * every allocation armed to fail, batches of 1..5 records decode §12's four
