@@ -1,0 +1,205 @@
+/* Operating-system resources: every descriptor and mapping the path APIs
+ * take is given back.
+ *
+ * kv03.h: rsv_kv03_open_path maps the file ("the mapping is released by
+ * rsv_kv03_close (also on open failure)"), rsv_kv03_open_path_copy reads it
+ * into private memory released the same way; the path writer and the merge
+ * to a path hold one descriptor (the temporary) until commit, failure or
+ * free; rsv_file_write_atomic (file_io.h) holds none afterwards. What is
+ * checked, before and after each call: the number of open descriptors
+ * (/proc/self/fd), and whether the file (by path, /proc/self/maps) or the
+ * returned bytes (by address, msync: ENOMEM for an unmapped page) are still
+ * mapped. The mutation gate builds without ASan, which would not see a
+ * leaked descriptor or mapping anyway: a deleted close() or munmap() is
+ * caught only here and in test_fault_injection's descriptor check. */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reservoir/file_io.h"
+#include "reservoir/kv03.h"
+#include "reservoir/merge.h"
+
+#include "kv03_vectors.h"
+
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    cr_assert_not_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n; /* includes the directory's own descriptor, every time */
+}
+
+/* 1 when some mapping of this process is of `path` */
+static int maps_file(const char *path)
+{
+    FILE *m = fopen("/proc/self/maps", "r");
+    cr_assert_not_null(m);
+    char line[1024];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, m)) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = '\0';
+        size_t ll = strlen(line), pl = strlen(path);
+        found = ll >= pl && strcmp(line + ll - pl, path) == 0;
+    }
+    fclose(m);
+    return found;
+}
+
+/* 1 when the page holding p is mapped */
+static int page_mapped(const void *p)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    void *base = (void *)((uintptr_t)p & ~(uintptr_t)(pg - 1));
+    if (msync(base, (size_t)pg, MS_ASYNC) == 0) return 1;
+    cr_assert_eq(errno, ENOMEM, "msync: %s", strerror(errno));
+    return 0;
+}
+
+static char dir[] = "/tmp/rsv_osres_XXXXXX";
+static char path[96], out[96];
+
+static void setup(void)
+{
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/in.kv", dir);
+    snprintf(out, sizeof out, "%s/out.kv", dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(FILE_12_3, 1, 360, f), 360);
+    cr_assert_eq(fclose(f), 0);
+}
+
+static void teardown(void)
+{
+    unlink(path);
+    unlink(out);
+    cr_assert_eq(rmdir(dir), 0, "%s not empty: a temporary was left", dir);
+}
+
+TestSuite(os_resources, .init = setup, .fini = teardown);
+
+Test(os_resources, open_path_maps_until_close_and_keeps_no_descriptor)
+{
+    int fds = open_fds();
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open_path(path, NULL, &f), RSV_OK);
+    cr_assert_eq(open_fds(), fds, "the descriptor is closed once the file is mapped");
+    cr_assert(maps_file(path));
+    cr_assert(f.size == 360 && memcmp(f.bytes, FILE_12_3, 360) == 0);
+    const uint8_t *at = f.bytes;
+    rsv_kv03_close(&f);
+    cr_assert(!maps_file(path), "still mapped after rsv_kv03_close");
+    cr_assert(!page_mapped(at));
+    cr_assert_eq(open_fds(), fds);
+}
+
+Test(os_resources, open_path_copy_releases_its_copy)
+{
+    int fds = open_fds();
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open_path_copy(path, NULL, &f), RSV_OK);
+    cr_assert_eq(open_fds(), fds);
+    cr_assert(!maps_file(path), "a copy, not a mapping of the file");
+    cr_assert(f.size == 360 && memcmp(f.bytes, FILE_12_3, 360) == 0);
+    const uint8_t *at = f.bytes;
+    cr_assert(page_mapped(at));
+    rsv_kv03_close(&f);
+    cr_assert(!page_mapped(at), "the copy is still mapped after rsv_kv03_close");
+    cr_assert_eq(open_fds(), fds);
+}
+
+/* Failures after the open(2): an empty file (opens, nothing to map), a
+ * directory, a FIFO (refused after fstat), a file that is not KV03 (mapped,
+ * then rejected: the mapping goes with the failure, kv03.h). */
+Test(os_resources, failed_and_empty_opens_keep_nothing)
+{
+    char empty[128], fifo[128], bad[128];
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(bad, sizeof bad, "%s/bad.kv", dir);
+    FILE *e = fopen(empty, "wb");
+    cr_assert_not_null(e);
+    cr_assert_eq(fclose(e), 0);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    FILE *b = fopen(bad, "wb");
+    cr_assert_not_null(b);
+    cr_assert_eq(fwrite(FILE_12_3, 1, 359, b), 359); /* one byte short */
+    cr_assert_eq(fclose(b), 0);
+    int fds = open_fds();
+    for (int copy = 0; copy < 2; copy++) {
+        const char *paths[] = {empty, dir, fifo, bad};
+        for (int i = 0; i < 4; i++) {
+            rsv_kv03_file f;
+            rsv_status st = copy ? rsv_kv03_open_path_copy(paths[i], NULL, &f) : rsv_kv03_open_path(paths[i], NULL, &f);
+            cr_assert_neq(st, RSV_OK, "%s opened", paths[i]);
+            cr_assert_eq(open_fds(), fds, "%s (copy %d): a descriptor leaked", paths[i], copy);
+            cr_assert(!maps_file(paths[i]), "%s (copy %d): still mapped", paths[i], copy);
+            rsv_kv03_close(&f);
+        }
+    }
+    cr_assert_eq(unlink(empty), 0);
+    cr_assert_eq(unlink(fifo), 0);
+    cr_assert_eq(unlink(bad), 0);
+}
+
+/* The path writer holds the temporary's descriptor while it writes, and none
+ * after a commit, a failed add (UNSORTED) or a free without commit. */
+Test(os_resources, path_writer_gives_its_descriptor_back)
+{
+    int fds = open_fds();
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    for (int how = 0; how < 3; how++) {
+        rsv_kv03_writer w;
+        cr_assert_eq(rsv_kv03_writer_init_path(&w, &p, NULL, 0, out), RSV_OK);
+        cr_assert_eq(open_fds(), fds + 1, "the temporary");
+        const rsv_record *r = RECS;
+        for (int i = 0; i < 4; i++)
+            cr_assert_eq(rsv_kv03_writer_add(&w, r[i].key, r[i].key_len, r[i].value), RSV_OK);
+        if (how == 0) cr_assert_eq(rsv_kv03_writer_commit(&w), RSV_OK);
+        if (how == 1) cr_assert_eq(rsv_kv03_writer_add(&w, r[0].key, r[0].key_len, r[0].value), RSV_ERR_UNSORTED);
+        rsv_kv03_writer_free(&w);
+        cr_assert_eq(open_fds(), fds, "how %d: a descriptor leaked", how);
+        if (how == 0) cr_assert_eq(unlink(out), 0);
+    }
+}
+
+/* The merge to a path, clean (§12.3 with itself) and failing (a file of
+ * another policy, Golomb 7: RSV_ERR_MERGE_MISMATCH, merge.h), and
+ * the atomic whole-file write. */
+Test(os_resources, merge_to_a_path_and_atomic_write_give_descriptors_back)
+{
+    rsv_kv03_file a, g;
+    cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &a), RSV_OK);
+    uint8_t g7[360];
+    make_golomb7(g7);
+    cr_assert_eq(rsv_kv03_open(g7, 360, NULL, &g), RSV_OK);
+    int fds = open_fds();
+    const rsv_kv03_file *same[2] = {&a, &a}, *mixed[2] = {&a, &g};
+    cr_assert_eq(rsv_merge_files_path(same, 2, 0, out), RSV_OK);
+    cr_assert_eq(open_fds(), fds);
+    cr_assert_eq(unlink(out), 0);
+    rsv_status st = rsv_merge_files_path(mixed, 2, 0, out);
+    cr_assert_eq(st, RSV_ERR_MERGE_MISMATCH, "%s", rsv_status_name(st));
+    cr_assert_eq(open_fds(), fds, "failed merge (%s): a descriptor leaked", rsv_status_name(st));
+    cr_assert_eq(access(out, F_OK), -1);
+    cr_assert_eq(rsv_file_write_atomic(out, FILE_12_3, 360), RSV_OK);
+    cr_assert_eq(open_fds(), fds);
+    cr_assert_eq(unlink(out), 0);
+    rsv_kv03_close(&a);
+    rsv_kv03_close(&g);
+}
