@@ -1,0 +1,193 @@
+/* The link-time wrappers of the fault-injection executable (fault.h) and
+ * their counters. */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L
+#include "fault.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* ---- the wrappers ---------------------------------------------------------- */
+
+void *__real_malloc(size_t n);
+void __real_free(void *p);
+void *__real_calloc(size_t k, size_t n);
+void *__real_realloc(void *p, size_t n);
+ssize_t __real_write(int fd, const void *p, size_t n);
+ssize_t __real_pwrite(int fd, const void *p, size_t n, off_t at);
+ssize_t __real_pread(int fd, void *p, size_t n, off_t at);
+int __real_fchmod(int fd, mode_t mode);
+
+static long alloc_fail_at = -1; /* index of the allocation to fail; -1: none */
+long live_blocks;               /* blocks allocated through the wrappers and not freed */
+long alloc_count;               /* allocations since arm_alloc */
+int alloc_failed;               /* the armed failure happened */
+
+static int alloc_fails(void)
+{
+    if (alloc_fail_at < 0) return 0;
+    if (alloc_count++ != alloc_fail_at) return 0;
+    alloc_failed = 1;
+    return 1;
+}
+
+/* guarded mode (see the top): live blocks, found by address on free/realloc */
+typedef struct gblock {
+    uint8_t *p, *base;
+    size_t n, len;
+} gblock;
+static gblock gblocks[4096];
+size_t ngblocks;
+int guarded;
+
+static void *guarded_alloc(size_t n)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE), data = n ? (n + pg - 1) / pg * pg : pg;
+    uint8_t *b = mmap(NULL, data + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b == MAP_FAILED || ngblocks == sizeof gblocks / sizeof *gblocks) abort();
+    if (mprotect(b + data, pg, PROT_NONE) != 0) abort();
+    gblocks[ngblocks] = (gblock){b + data - n, b, n, data + pg};
+    return gblocks[ngblocks++].p;
+}
+
+static gblock *guarded_find(const void *p)
+{
+    for (size_t i = 0; i < ngblocks; i++)
+        if (gblocks[i].p == p) return &gblocks[i];
+    return NULL;
+}
+
+static void guarded_release(gblock *g)
+{
+    munmap(g->base, g->len);
+    *g = gblocks[--ngblocks];
+}
+
+static void *counted(void *p)
+{
+    if (p) live_blocks++;
+    return p;
+}
+
+void *__wrap_malloc(size_t n)
+{
+    if (alloc_fails()) return NULL;
+    return counted(guarded ? guarded_alloc(n) : __real_malloc(n));
+}
+
+void *__wrap_calloc(size_t k, size_t n)
+{
+    if (alloc_fails()) return NULL;
+    if (!guarded) return counted(__real_calloc(k, n));
+    if (n && k > SIZE_MAX / n) return NULL;
+    return counted(guarded_alloc(k * n)); /* fresh anonymous pages are zero */
+}
+
+static void *realloc_impl(void *p, size_t n);
+
+/* realloc(NULL, n) allocates a block; realloc(p, 0) may free p (glibc
+ * returns NULL then); a failed resize keeps p. */
+void *__wrap_realloc(void *p, size_t n)
+{
+    if (alloc_fails()) return NULL;
+    void *q = realloc_impl(p, n);
+    if (!p && q) live_blocks++;
+    else if (p && !q && n == 0) live_blocks--;
+    return q;
+}
+
+static void *realloc_impl(void *p, size_t n)
+{
+    gblock *g = p ? guarded_find(p) : NULL;
+    if (!guarded && !g) return __real_realloc(p, n);
+    if (!g && p) abort(); /* a libc block resized in guarded mode: not expected */
+    uint8_t *q = guarded_alloc(n);
+    if (g) {
+        g = guarded_find(p); /* guarded_alloc may not move entries, but be exact */
+        memcpy(q, p, g->n < n ? g->n : n);
+        guarded_release(g);
+    }
+    return q;
+}
+
+void __wrap_free(void *p)
+{
+    if (p) live_blocks--;
+    gblock *g = p ? guarded_find(p) : NULL;
+    if (g)
+        guarded_release(g);
+    else
+        __real_free(p);
+}
+
+void arm_alloc(long k)
+{
+    alloc_count = 0;
+    alloc_failed = 0;
+    alloc_fail_at = k;
+}
+void disarm_alloc(void) { alloc_fail_at = -1; }
+
+/* write: the next `write_zero` calls return 0 (no progress) with errno left
+ * at EINTR, as a stale errno from an earlier interrupted call would be. */
+int write_zero;
+long write_calls;
+
+ssize_t __wrap_write(int fd, const void *p, size_t n)
+{
+    write_calls++;
+    if (write_zero > 0) {
+        write_zero--;
+        errno = EINTR;
+        return 0;
+    }
+    return __real_write(fd, p, n);
+}
+
+/* pwrite/pread: `pio_fail` calls fail with EIO; `pio_short` caps each
+ * transfer at that many bytes (a short transfer, as a signal may cause);
+ * fchmod: `fchmod_fail` calls fail with EPERM. */
+int pio_fail, pio_short, fchmod_fail;
+long pio_calls;
+
+/* One pwrite/pread call: 1 = fail it (errno EIO), else *n is capped at pio_short. */
+static int pio_inject(size_t *n)
+{
+    pio_calls++;
+    if (pio_fail > 0) {
+        pio_fail--;
+        errno = EIO;
+        return 1;
+    }
+    if (pio_short > 0 && *n > (size_t)pio_short) *n = (size_t)pio_short;
+    return 0;
+}
+
+ssize_t __wrap_pwrite(int fd, const void *p, size_t n, off_t at)
+{
+    return pio_inject(&n) ? -1 : __real_pwrite(fd, p, n, at);
+}
+
+ssize_t __wrap_pread(int fd, void *p, size_t n, off_t at)
+{
+    return pio_inject(&n) ? -1 : __real_pread(fd, p, n, at);
+}
+
+int __wrap_fchmod(int fd, mode_t mode)
+{
+    if (fchmod_fail > 0) {
+        fchmod_fail--;
+        errno = EPERM;
+        return -1;
+    }
+    return __real_fchmod(fd, mode);
+}
+

@@ -1,0 +1,374 @@
+/* Allocation failures (fault.h): every allocation of an operation fails in
+ * turn; the leak count; a failed finish poisons; code-list growth failing in
+ * turn; the merge's heap sort array; the record batch allocates nothing when
+ * warm; the writer's allocations grow logarithmically. */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L
+#include "fault.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+Test(fault_alloc, path_writer_every_allocation_fails_cleanly) { sweep(op_path_writer, 1, "path writer"); }
+Test(fault_alloc, memory_writer_every_allocation_fails_cleanly) { sweep(op_memory_writer, 0, "in-memory writer"); }
+Test(fault_alloc, merge_every_allocation_fails_cleanly) { sweep(op_merge, 0, "merge"); }
+Test(fault_alloc, merge_path_every_allocation_fails_cleanly) { sweep(op_merge_path, 1, "merge to a path"); }
+Test(fault_alloc, encode_every_allocation_fails_cleanly) { sweep(op_encode, 0, "batch encoder"); }
+Test(fault_alloc, merge_v2_every_allocation_fails_cleanly)
+{
+    want_12_5 = 1;
+    sweep(op_merge_v2, 0, "multi-code merge");
+    want_12_5 = 0;
+}
+
+/* ---- readers: every allocation fails in turn, nothing leaks ----------------- */
+
+/* A reading operation: RSV_OK after checking what it read (§12's records),
+ * else the first failing status. */
+typedef rsv_status (*read_operation)(void);
+
+static int key_is(const uint8_t *key, size_t len, int i)
+{
+    return len == RECS[i].key_len && (len == 0 || memcmp(key, RECS[i].key, len) == 0);
+}
+
+/* the §12.3 file's records through the cursor (init, next until the end, free) */
+static rsv_status op_cursor(void)
+{
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &f), RSV_OK);
+    rsv_kv03_cursor c;
+    rsv_status st = rsv_kv03_cursor_init(&c, &f);
+    int more = 1, i = 0;
+    while (!st && more) {
+        rsv_kv03_entry e;
+        st = rsv_kv03_cursor_next(&c, &e, &more);
+        if (!st && more) cr_assert(i < 4 && key_is(e.key, e.key_len, i++), "cursor: record %d differs", i);
+    }
+    if (!st) cr_assert_eq(i, 4);
+    rsv_kv03_cursor_free(&c);
+    if (!st) st = rsv_kv03_scan(&f, NULL); /* its scratch (the walked block offsets) */
+    rsv_kv03_close(&f);
+    return st;
+}
+
+/* §12's records written as a record stream and read back (stream writer,
+ * stream reader) */
+static rsv_status op_stream(void)
+{
+    rsv_writer out;
+    rsv_writer_init(&out);
+    rsv_stream_writer sw;
+    rsv_status st = rsv_stream_writer_init(&sw, &out, NULL, 0);
+    for (int i = 0; !st && i < 4; i++) st = rsv_stream_writer_add(&sw, RECS[i].key, RECS[i].key_len, RECS[i].value);
+    if (!st) {
+        rsv_stream_reader sr;
+        rsv_view v = rsv_view_make(rsv_writer_data(&out), 0, rsv_stream_writer_extent(&sw));
+        st = rsv_stream_reader_init(&sr, v, NULL, 0);
+        int more = 1, i = 0;
+        while (!st && more) {
+            rsv_stream_record r;
+            st = rsv_stream_reader_next(&sr, &r, &more);
+            if (!st && more) cr_assert(i < 4 && key_is(r.key, r.key_len, i++), "stream: record %d differs", i);
+        }
+        if (!st) cr_assert_eq(i, 4);
+        rsv_stream_reader_free(&sr);
+    }
+    rsv_stream_writer_free(&sw);
+    rsv_writer_free(&out);
+    return st;
+}
+
+/* For k = 0, 1, ...: the k-th allocation fails; the operation returns
+ * RSV_ERR_NOMEM or (once it needs fewer than k + 1) succeeds, and in every
+ * run the blocks it allocated are all freed. */
+static void read_sweep(read_operation op, const char *what)
+{
+    long nomem = 0;
+    for (long k = 0;; k++) {
+        cr_assert_lt(k, 10000, "%s: still allocating after 10000 allocations", what);
+        long live = live_blocks;
+        arm_alloc(k);
+        rsv_status st = op();
+        int failed = alloc_failed;
+        disarm_alloc();
+        cr_assert_eq(live_blocks, live, "%s: allocation %ld %s: %ld blocks not freed", what, k,
+                     failed ? "failed" : "not reached", live_blocks - live);
+        if (st == RSV_OK && !failed) break;
+        if (st == RSV_OK) continue; /* a failure the codec absorbed */
+        cr_assert(failed, "%s: %s without a failed allocation", what, rsv_status_name(st));
+        cr_assert_eq(st, RSV_ERR_NOMEM, "%s: allocation %ld failed, status %s", what, k, rsv_status_name(st));
+        nomem++;
+    }
+    cr_assert_gt(nomem, 0, "%s: no allocation failure was reported as RSV_ERR_NOMEM", what);
+}
+
+Test(fault_alloc, cursor_every_allocation_fails_cleanly) { read_sweep(op_cursor, "cursor"); }
+Test(fault_alloc, stream_every_allocation_fails_cleanly) { read_sweep(op_stream, "record stream"); }
+
+/* KV03.md §9.2 (end): writers are poisoned by their first failure. A finish
+ * that fails for want of memory (each allocation it makes failing in turn)
+ * leaves the writer poisoned: finishing again is RSV_ERR_POISONED, not a
+ * second attempt that succeeds now that memory is back.
+ *
+ * An in-memory finish allocates only when the file's tail does not fit the
+ * data buffer, or when more than half of that buffer would be unused (the
+ * buffer is then resized and handed out as the file). Which record counts
+ * get there depends on the buffer's growth, so this runs the file of 1..96
+ * records with 0..40-byte values and requires that finish failed (and was
+ * checked) for some of them. A finish that succeeds under injection must
+ * give the same bytes as one without it. */
+static rsv_status add_n(rsv_kv03_writer *w, int n)
+{
+    static const uint8_t val[40] = {0};
+    for (int i = 0; i < n; i++) {
+        char key[16];
+        int kl = snprintf(key, sizeof key, "key%05d", i);
+        rsv_status st = rsv_kv03_writer_add(w, key, (size_t)kl, rsv_value_present(val, (size_t)(i * 7 % 41)));
+        if (st) return st;
+    }
+    return RSV_OK;
+}
+
+Test(fault_alloc, memory_writer_failed_finish_poisons_the_writer)
+{
+    int failed = 0;
+    for (int nrec = 1; nrec <= 96; nrec++) {
+        uint8_t *ref = NULL;
+        size_t nref = 0;
+        {
+            rsv_kv03_policy p = rsv_kv03_policy_default();
+            rsv_kv03_writer w;
+            cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+            cr_assert_eq(add_n(&w, nrec), RSV_OK);
+            cr_assert_eq(rsv_kv03_writer_finish(&w, &ref, &nref), RSV_OK);
+            rsv_kv03_writer_free(&w);
+        }
+        for (long k = 0;; k++) {
+            rsv_kv03_policy p = rsv_kv03_policy_default();
+            rsv_kv03_writer w;
+            uint8_t *out = NULL;
+            size_t n = 0;
+            cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+            cr_assert_eq(add_n(&w, nrec), RSV_OK);
+            arm_alloc(k);
+            rsv_status st = rsv_kv03_writer_finish(&w, &out, &n);
+            disarm_alloc();
+            if (st == RSV_OK) { /* no failure left to inject (or one the codec absorbed) */
+                cr_assert(n == nref && memcmp(out, ref, n) == 0, "%d records: finish output differs", nrec);
+                free(out);
+                rsv_kv03_writer_free(&w);
+                if (!alloc_failed) break;
+                continue;
+            }
+            cr_assert(alloc_failed);
+            cr_assert_eq(st, RSV_ERR_NOMEM, "%d records, allocation %ld of finish failed: %s", nrec, k,
+                         rsv_status_name(st));
+            st = rsv_kv03_writer_finish(&w, &out, &n);
+            cr_assert_eq(st, RSV_ERR_POISONED, "finish after a failed finish (%d records, allocation %ld): %s",
+                         nrec, k, rsv_status_name(st));
+            rsv_kv03_writer_free(&w);
+            failed++;
+        }
+        free(ref);
+    }
+    cr_assert_gt(failed, 0);
+}
+
+
+/* 40 codes of 64 bits (320 bytes of code bits: past the 72 inline bytes,
+ * so the bits array moves to the heap and regrows) with each allocation
+ * failing in turn (init, the code list's inline-to-heap moves and regrowths
+ * of its bits, ends and first-record arrays, the key and data buffers):
+ * every call returns OK until
+ * the failed one, which is RSV_ERR_NOMEM, and freeing the writer then is
+ * clean. Ends at the first k with no failure (all 40 added). */
+Test(fault_alloc, memory_writer_code_list_growth_fails_in_turn)
+{
+    enum { M = 40 };
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_value v = {RSV_VALUE_TOMBSTONE, NULL, 0};
+    long k;
+    for (k = 0; k < 10000; k++) {
+        rsv_kv03_writer w;
+        arm_alloc(k);
+        rsv_status st = rsv_kv03_writer_init(&w, &p, NULL, 0);
+        unsigned i = 0;
+        for (; st == RSV_OK && i < M; i++) {
+            uint8_t code[8] = {(uint8_t)i}, key[1] = {(uint8_t)('A' + i)}; /* 64 bits each */
+            st = rsv_kv03_writer_add_coded(&w, code, 64, (const char *)key, 1, v);
+        }
+        int failed = alloc_failed;
+        disarm_alloc();
+        if (st == RSV_OK || i > 0) rsv_kv03_writer_free(&w);
+        if (!failed) {
+            cr_assert_eq(st, RSV_OK, "k %ld: %s with no failed allocation", k, rsv_status_name(st));
+            break;
+        }
+        cr_assert_eq(st, RSV_ERR_NOMEM, "k %ld: allocation failed, status %s (record %u)", k, rsv_status_name(st), i);
+    }
+    cr_assert(k > 0 && k < 10000, "k %ld", k);
+}
+
+/* The same 9-code file merged with one whose 9 codes extend its codes
+ * (`jjjj0` against `jjjj`): the union is not prefix-free, so the merge fails
+ * with RSV_ERR_MERGE_MISMATCH (KV03.md §11.2) after sorting its 18 entries in
+ * the heap array, which it must free on that path too (wrapper count); and
+ * an allocation sweep of the 9-code self-merge, which must free that array
+ * when a later allocation fails. */
+Test(fault_alloc, merge_mismatch_of_many_codes_frees_its_sort_array)
+{
+    uint8_t codes[9], keys[9];
+    rsv_record r[9], r5[9];
+    for (unsigned j = 0; j < 9; j++) {
+        codes[j] = (uint8_t)(j << 4), keys[j] = (uint8_t)('a' + j);
+        r[j] = (rsv_record){keys + j, 1, {RSV_VALUE_TOMBSTONE, NULL, 0}, codes + j, 4};
+        r5[j] = r[j];
+        r5[j].code_bits = 5; /* bit 4 of j << 4 is 0: the code jjjj0 */
+    }
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    uint8_t *f4 = NULL, *f5 = NULL, *out = NULL;
+    size_t n4 = 0, n5 = 0, n = 0;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, 9, &f4, &n4), RSV_OK);
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r5, 9, &f5, &n5), RSV_OK);
+    rsv_kv03_file a, b;
+    cr_assert_eq(rsv_kv03_open(f4, n4, NULL, &a), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(f5, n5, NULL, &b), RSV_OK);
+    cr_assert(a.m == 9 && b.m == 9);
+    const rsv_kv03_file *in[2] = {&a, &b};
+    long live = live_blocks;
+    rsv_status st = rsv_merge_files(in, 2, 0, &out, &n);
+    cr_assert_eq(st, RSV_ERR_MERGE_MISMATCH, "%s", rsv_status_name(st));
+    cr_assert_null(out);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+    /* and the 9-code file merged with itself, its k-th allocation failing
+     * (the union's heap array exists before the merge's code table does) */
+    const rsv_kv03_file *self[2] = {&a, &a};
+    for (long k = 0;; k++) {
+        cr_assert_lt(k, 10000);
+        arm_alloc(k);
+        st = rsv_merge_files(self, 2, 0, &out, &n);
+        int failed = alloc_failed;
+        disarm_alloc();
+        if (st == RSV_OK) free(out);
+        cr_assert_eq(live_blocks, live, "allocation %ld: %ld blocks not freed", k, live_blocks - live);
+        if (!failed) {
+            cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
+            break;
+        }
+        if (st != RSV_OK) cr_assert_eq(st, RSV_ERR_NOMEM, "allocation %ld: %s", k, rsv_status_name(st));
+    }
+    rsv_kv03_close(&a);
+    rsv_kv03_close(&b);
+    free(f4);
+    free(f5);
+}
+
+/* The record batch (reservoir/record_batch.h) makes no heap allocation of
+ * its own: on a warm cursor / stream reader (reset keeps the buffers), with
+ * every allocation armed to fail, batches of 1..5 records decode §12's four
+ * records and no allocation was attempted. On a cold object the one
+ * allocation it may make (the previous-key buffer) failing gives
+ * RSV_ERR_NOMEM with no record decoded. */
+static size_t batch_all(rsv_kv03_cursor *c, rsv_stream_reader *sr, size_t n)
+{
+    size_t off[5], kl[5], vl[5], done, total = 0;
+    uint8_t kind[5], karena[64], varena[64];
+    const uint8_t *val[5];
+    rsv_record_batch b = {off, kl, kind, vl, val, NULL, NULL, karena, sizeof karena, varena, sizeof varena, 0, 0, 0, 0};
+    for (;;) {
+        rsv_status st = c ? rsv_kv03_cursor_batch(c, &b, n, &done) : rsv_stream_reader_batch(sr, &b, n, &done);
+        cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
+        for (size_t k = 0; k < done; k++) {
+            const rsv_record *w = &RECS[total + k];
+            cr_assert(kl[k] == w->key_len && !memcmp(karena + off[k], w->key, kl[k]), "record %zu", total + k);
+            cr_assert(vl[k] == w->value.len && (!vl[k] || !memcmp(val[k], w->value.data, vl[k])));
+        }
+        total += done;
+        if (b.stop == RSV_BATCH_STOP_END) return total;
+        cr_assert_eq(b.stop, RSV_BATCH_STOP_COUNT);
+    }
+}
+
+Test(fault_alloc, record_batch_allocates_nothing_when_warm)
+{
+    uint8_t *file;
+    size_t len;
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, RECS, 4, &file, &len), RSV_OK);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(file, len, NULL, &f), RSV_OK);
+    rsv_writer out;
+    rsv_writer_init(&out);
+    rsv_stream_writer sw;
+    cr_assert_eq(rsv_stream_writer_init(&sw, &out, NULL, 0), RSV_OK);
+    for (int i = 0; i < 4; i++) cr_assert_eq(rsv_stream_writer_add(&sw, RECS[i].key, RECS[i].key_len, RECS[i].value), RSV_OK);
+    rsv_view sv = rsv_view_make(rsv_writer_data(&out), 0, rsv_stream_writer_extent(&sw));
+    rsv_kv03_cursor c;
+    rsv_stream_reader sr;
+    size_t off[1], kl[1], vl[1], done = 9;
+    uint8_t kind[1], karena[8];
+    rsv_record_batch one = {off, kl, kind, vl, NULL, NULL, NULL, karena, sizeof karena, NULL, 0, 0, 0, 0, 0};
+    /* cold: the previous-key buffer cannot be had */
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_stream_reader_init(&sr, sv, NULL, 0), RSV_OK);
+    arm_alloc(0);
+    cr_assert_eq(rsv_kv03_cursor_batch(&c, &one, 1, &done), RSV_ERR_NOMEM);
+    cr_assert_eq(done, 0);
+    arm_alloc(0);
+    cr_assert_eq(rsv_stream_reader_batch(&sr, &one, 1, &done), RSV_ERR_NOMEM);
+    cr_assert_eq(done, 0);
+    disarm_alloc();
+    rsv_kv03_cursor_free(&c);
+    rsv_stream_reader_free(&sr);
+    /* warm */
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_stream_reader_init(&sr, sv, NULL, 0), RSV_OK);
+    cr_assert_eq(batch_all(&c, NULL, 4), 4);
+    cr_assert_eq(batch_all(NULL, &sr, 4), 4);
+    for (size_t n = 1; n <= 5; n++) {
+        cr_assert_eq(rsv_kv03_cursor_reset(&c, &f), RSV_OK);
+        cr_assert_eq(rsv_stream_reader_reset(&sr, sv, NULL, 0), RSV_OK);
+        arm_alloc(0);
+        cr_assert_eq(batch_all(&c, NULL, n), 4);
+        cr_assert_eq(batch_all(NULL, &sr, n), 4);
+        cr_assert_eq(alloc_count, 0, "n = %zu: %ld allocations", n, alloc_count);
+        cr_assert(!alloc_failed);
+        disarm_alloc();
+    }
+    rsv_kv03_cursor_free(&c);
+    rsv_stream_reader_free(&sr);
+    rsv_stream_writer_free(&sw);
+    rsv_writer_free(&out);
+    free(file);
+}
+
+/* The in-memory writer's buffers grow geometrically (kv03.h stats: the data
+ * buffer, the block-offset table; the previous key's room likewise): 2000
+ * records of 8-byte keys cost O(log N) allocations, not one per record.
+ * Counted by the wrappers (armed at an index never reached). */
+Test(fault_alloc, memory_writer_allocations_grow_logarithmically)
+{
+    enum { N = 2000 };
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    arm_alloc(LONG_MAX);
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    for (unsigned i = 0; i < N; i++) {
+        uint8_t key[8] = {0, 0, 0, 0, 0, 0, (uint8_t)(i >> 8), (uint8_t)i};
+        cr_assert_eq(rsv_kv03_writer_add(&w, key, 8, rsv_value_present("v", 1)), RSV_OK, "record %u", i);
+    }
+    long n = alloc_count;
+    cr_assert(!alloc_failed);
+    disarm_alloc();
+    rsv_kv03_writer_free(&w);
+    cr_assert_leq(n, 64, "%ld allocations for %d records", n, (int)N);
+}

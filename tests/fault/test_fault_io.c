@@ -1,0 +1,124 @@
+/* write(2) making no progress, positioned I/O errors and short transfers,
+ * fchmod failures, the directory fsync of every path shape (fault.h). */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L
+#include "fault.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* A write that returns 0 for n > 0 makes no progress: rsv__write_all reports
+ * it (-1) instead of calling write again, whatever errno holds (here a stale
+ * EINTR, which for a real EINTR return (-1) would mean "retry"). */
+Test(fault_write, zero_progress_is_an_error_not_a_retry)
+{
+    int fd = open("/dev/null", O_WRONLY);
+    cr_assert(fd >= 0);
+    write_calls = 0;
+    write_zero = 1;
+    int rc = rsv__write_all(fd, "abc", 3);
+    write_zero = 0;
+    cr_assert_eq(rc, -1, "a write returning 0 must be an error");
+    cr_assert_eq(write_calls, 1, "write called %ld times: retried after no progress", write_calls);
+    /* without the fault the same call succeeds in one write */
+    write_calls = 0;
+    cr_assert_eq(rsv__write_all(fd, "abc", 3), 0);
+    cr_assert_eq(write_calls, 1);
+    close(fd);
+}
+
+/* The positioned I/O of the file sink (file_io.c): an error ends the loop
+ * with -1 after that one call; short transfers continue where they stopped,
+ * so the bytes land (and are read back) in order. */
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    cr_assert_not_null(d);
+    int n = 0;
+    while (readdir(d)) n++;
+    closedir(d);
+    return n;
+}
+
+Test(fault_write, positioned_io_errors_and_short_transfers)
+{
+    char dir[] = "/tmp/rsv_pio_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/f", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    cr_assert(fd >= 0);
+    uint8_t msg[100], got[100];
+    for (int i = 0; i < 100; i++) msg[i] = (uint8_t)(i * 7 + 1);
+
+    pio_calls = 0;
+    pio_fail = 1;
+    cr_assert_eq(rsv__pwrite_all(fd, msg, 100, 5), -1, "a failing pwrite is an error");
+    cr_assert_eq(errno, EIO);
+    cr_assert_eq(pio_calls, 1, "pwrite called %ld times after an error", pio_calls);
+    pio_fail = 0;
+
+    pio_short = 7; /* 100 bytes in 15 transfers */
+    pio_calls = 0;
+    cr_assert_eq(rsv__pwrite_all(fd, msg, 100, 5), 0);
+    cr_assert_eq(pio_calls, 15);
+    pio_short = 0;
+    memset(got, 0, sizeof got);
+    cr_assert_eq(__real_pread(fd, got, 100, 5), 100);
+    cr_assert(memcmp(got, msg, 100) == 0, "short pwrites: bytes out of place");
+
+    pio_short = 3; /* 100 bytes in 34 transfers */
+    pio_calls = 0;
+    memset(got, 0, sizeof got);
+    cr_assert_eq(rsv__pread_all(fd, got, 100, 5), 0);
+    cr_assert_eq(pio_calls, 34);
+    pio_short = 0;
+    cr_assert(memcmp(got, msg, 100) == 0, "short preads: bytes out of place");
+
+    pio_fail = 1;
+    pio_calls = 0;
+    cr_assert_eq(rsv__pread_all(fd, got, 100, 5), -1, "a failing pread is an error");
+    cr_assert_eq(pio_calls, 1);
+    pio_fail = 0;
+    close(fd);
+
+    /* the temporary's fchmod fails: -1, no temporary left, no descriptor leaked */
+    int before = open_fds();
+    char *tmp = NULL;
+    fchmod_fail = 1;
+    cr_assert_eq(rsv__tmp_create(path, &tmp), -1);
+    fchmod_fail = 0;
+    cr_assert_eq(errno, EPERM);
+    cr_assert_eq(open_fds(), before, "a descriptor leaked");
+    cr_assert_eq(entries(dir), 1, "a temporary was left next to %s", path);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The directory fsync after a rename, for each shape of path: no slash (the
+ * working directory), a file in the root ("/" itself), a nested path; a
+ * missing directory is -1, and so is a "directory" that is a regular file
+ * (open with O_DIRECTORY: ENOTDIR; without it the file itself would be
+ * opened and fsynced, and 0 returned). */
+Test(fault_write, sync_dir_of_every_path_shape)
+{
+    cr_assert_eq(rsv__sync_dir("no-slash"), 0);
+    cr_assert_eq(rsv__sync_dir("/in-the-root"), 0);
+    cr_assert_eq(rsv__sync_dir("/tmp/nested"), 0);
+    cr_assert_eq(rsv__sync_dir("/no-such-dir-rsv/x"), -1);
+    char file[] = "/tmp/rsv-sync-dir-XXXXXX", path[64];
+    int fd = mkstemp(file);
+    cr_assert(fd >= 0);
+    close(fd);
+    snprintf(path, sizeof path, "%s/x", file);
+    int rc = rsv__sync_dir(path);
+    unlink(file);
+    cr_assert_eq(rc, -1, "the parent %s is a regular file", file);
+}
