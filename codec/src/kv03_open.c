@@ -147,8 +147,8 @@ rsv_status rsv_kv03_open_path(const char *path, const rsv_kv03_policy *expected,
                               rsv_kv03_file *out)
 {
     if (!path || !out) return RSV_ERR_INVALID_ARGUMENT;
-    void *map;
-    size_t len;
+    void *map = NULL; /* set by rsv__map_file too; not relied on */
+    size_t len = 0;
     if (rsv__map_file(path, &map, &len) != 0) return RSV_ERR_IO;
     rsv_status st = rsv_kv03_open(map, len, expected, out);
     if (st) {

@@ -9,8 +9,8 @@ rsv_status rsv_kv03_open_path_copy(const char *path, const rsv_kv03_policy *expe
                                    rsv_kv03_file *out)
 {
     if (!path || !out) return RSV_ERR_INVALID_ARGUMENT;
-    void *mem;
-    size_t len;
+    void *mem = NULL; /* set by rsv__copy_file too; not relied on */
+    size_t len = 0;
     if (rsv__copy_file(path, &mem, &len) != 0) return RSV_ERR_IO;
     rsv_status st = rsv_kv03_open(mem, len, expected, out);
     if (st) {
