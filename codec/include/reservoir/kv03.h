@@ -157,6 +157,13 @@ RSV_API rsv_status rsv_kv03_seal(uint8_t *file, size_t nbytes);
  * For an in-memory writer the whole file is built in memory first; for a path
  * writer (rsv_kv03_writer_init_path) this is rsv_kv03_writer_commit. */
 RSV_API rsv_status rsv_kv03_writer_finish_path(rsv_kv03_writer *w, const char *path);
+/* Releases everything the writer holds (data buffer, block-offset table,
+ * previous key, the v2 code list, a path writer's uncommitted temporary,
+ * which is unlinked) and leaves it holding nothing: rsv_kv03_writer_get_stats
+ * then reports buffer_capacity, offset_bytes and code_bytes 0 and streaming
+ * 0 (its data counters are not meaningful), rsv_kv03_writer_temp_path NULL,
+ * and freeing it again is a no-op. w = NULL is ignored. A freed writer is
+ * used again only through rsv_kv03_writer_init(_path). */
 RSV_API void rsv_kv03_writer_free(rsv_kv03_writer *w);
 static inline rsv_kv03_diag rsv_kv03_writer_diag(const rsv_kv03_writer *w) { return w->diag; }
 
