@@ -340,7 +340,10 @@ RSV_API rsv_status rsv_kv03_seed(const rsv_kv03_file *f, uint64_t b, uint64_t *j
  * the walk implies (every file the §3.3 walk accepts has nondecreasing
  * seeds): the first record whose code is >= j lies in block `first`, or is
  * the first record of block `last`; when no record has a code >= j, there
- * is none. When first > 0, seed_first < j holds for any seeds. N = 0 gives
+ * is none. When first > 0, seed_first < j holds for any seeds. The search
+ * bisects [a, b) = [0, nb) at mid = a + (b - a) / 2 (seed_mid >= j: b = mid,
+ * else a = mid + 1) until a = b = b*, so its result is fixed for any seeds,
+ * nondecreasing or not. N = 0 gives
  * [0, 0] (no block). RSV_ERR_INVALID_ARGUMENT when j >= max(m, 1). */
 RSV_API rsv_status rsv_kv03_first_block_of_code(const rsv_kv03_file *f, uint64_t j, uint64_t *first,
                                                 uint64_t *last);
