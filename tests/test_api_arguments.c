@@ -458,6 +458,31 @@ Test(api_arguments, freed_writer_holds_nothing)
     cr_assert_eq(rmdir(dir), 0); /* nothing (temporary or output) left behind */
 }
 
+/* kv03.h, rsv_kv03_writer_stats: code_bytes is 0 before the first record
+ * and 72 + 16 + 8 = 96 while one code is used, whatever its length: the
+ * default C0 `0`, `10` given to every add_coded, a 512-bit C0. */
+Test(api_arguments, code_bytes_of_one_code)
+{
+    static const uint8_t long_code[64] = {0x5A, 0xA5}; /* 512 bits, the longest code */
+    rsv_kv03_writer w;
+    rsv_kv03_writer_stats s;
+    for (int k = 0; k < 3; k++) {
+        cr_assert_eq(rsv_kv03_writer_init(&w, &k_pol, k == 2 ? long_code : NULL, k == 2 ? 512 : 0), RSV_OK);
+        rsv_kv03_writer_get_stats(&w, &s);
+        cr_assert_eq(s.code_bytes, 0, "case %d before record 0", k);
+        for (int i = 0; i < 5; i++) {
+            char key = (char)('a' + i);
+            rsv_status st = k == 1 ? rsv_kv03_writer_add_coded(&w, k_c1, 2, &key, 1, rsv_value_tombstone())
+                                   : rsv_kv03_writer_add(&w, &key, 1, rsv_value_present("x", 1));
+            cr_assert_eq(st, RSV_OK);
+            rsv_kv03_writer_get_stats(&w, &s);
+            cr_assert_eq(s.code_bytes, 96, "case %d after record %d: code_bytes %llu", k, i,
+                         (unsigned long long)s.code_bytes);
+        }
+        rsv_kv03_writer_free(&w);
+    }
+}
+
 Test(api_arguments, paths)
 {
     char dir[] = "/tmp/rsv_api_args_XXXXXX";

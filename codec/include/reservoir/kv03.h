@@ -231,6 +231,12 @@ typedef struct rsv_kv03_writer_stats {
     int streaming;            /* 1 while a file sink is attached */
     uint64_t code_bytes;      /* v2: the codes used so far (bits + 16 per code), allocated */
 } rsv_kv03_writer_stats;
+/* code_bytes is 0 before the first record, then the room of the code list's
+ * three arrays: the code bits' capacity in bytes + 8 per slot of the
+ * first-record array (c slots) + 8 per slot of the code-end array (c + 1),
+ * i.e. bits + 16 c + 8. While one code is used they are the list's own
+ * fixed room: RSV_KV03_MAX_CODE_BITS / 8 + 8 = 72 bytes of bits and c = 1,
+ * so code_bytes = 96. */
 RSV_API void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out);
 
 /* One-shot batch encoder (§11.1) over an array of records. A record's code
