@@ -10,7 +10,8 @@
  *    loads back up inside the view, never before its first byte);
  *  - rsv__copy_bytes of the whole bytes from every start, rsv__key_store of
  *    the bits from every start after 0..7 inherited bits and rsv__key_greater
- *    of the stored key against the view (the key rebuild's loads);
+ *    of the stored key against the view (the key rebuild's loads), also with
+ *    the data pointer 64 bytes before the view's first byte;
  *  - rsv__lcp_bits of the view against an equal copy and against copies with
  *    one bit flipped, from every start.
  * Expected bits come from a bit-at-a-time reference. Any load outside the
@@ -85,6 +86,16 @@ static void check_view(const uint8_t *data, uint64_t off, uint64_t len, const ch
         ok = ok && rsv__key_greater(dst, (u + n) / 8, u, n, data, off + skip, hi) == 0;
         gp_check(ok, "%s: key_store/key_greater off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len,
                  skip);
+        /* the same compare with the view's data pointer 64 bytes before its
+         * first byte (a view (p, off) with off >= 512, as callers pass the
+         * stream's data pointer and a bit offset): the window is still
+         * [first byte of the literal, hi), so nothing before `data` is read
+         * (A4); behind a head guard a load that backs up further faults */
+        rsv_guard_set_case("%s: key_greater, data pointer 64 bytes back, off %" PRIu64 " len %" PRIu64
+                           " skip %" PRIu64, side, off, len, skip);
+        ok = rsv__key_greater(dst, (u + n) / 8, u, n, data - 64, 512 + off + skip, 64 + hi) == 0;
+        gp_check(ok, "%s: key_greater, data pointer 64 bytes back, off %" PRIu64 " len %" PRIu64 " skip %" PRIu64,
+                 side, off, len, skip);
 
         /* other = the same bits at offset 3; then flip one bit at a time */
         rsv_guard_set_case("%s: lcp off %" PRIu64 " len %" PRIu64 " skip %" PRIu64, side, off, len, skip);

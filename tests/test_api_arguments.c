@@ -405,6 +405,84 @@ Test(api_arguments, stream_reader)
 /* Paths: a relative path without a directory part (the temporary file and
  * the directory fsync use "."), an empty file (§9.1 step 1: fewer than 96
  * bytes → RSV_ERR_TRUNCATED_HEADER, whether mapped or copied). */
+/* kv03.h, rsv_kv03_writer_free: the freed writer holds nothing — the stats'
+ * buffer_capacity, offset_bytes and code_bytes are 0, streaming 0, no
+ * temporary (its file unlinked) — and freeing it again is a no-op. The
+ * writers first hold some of each (checked, so the zeros are a change). */
+static void assert_holds_nothing(const rsv_kv03_writer *w, const char *when)
+{
+    rsv_kv03_writer_stats s;
+    rsv_kv03_writer_get_stats(w, &s);
+    cr_assert_eq(s.buffer_capacity, 0, "%s: buffer_capacity %llu", when, (unsigned long long)s.buffer_capacity);
+    cr_assert_eq(s.offset_bytes, 0, "%s: offset_bytes %llu", when, (unsigned long long)s.offset_bytes);
+    cr_assert_eq(s.code_bytes, 0, "%s: code_bytes %llu", when, (unsigned long long)s.code_bytes);
+    cr_assert_eq(s.streaming, 0, "%s: streaming %d", when, s.streaming);
+    cr_assert_null(rsv_kv03_writer_temp_path(w), "%s: a temporary is still named", when);
+}
+
+Test(api_arguments, freed_writer_holds_nothing)
+{
+    /* in memory: W = 2, three records with two codes (two blocks, a code list) */
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &k_pol, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, k_c0, 1, "a", 1, rsv_value_tombstone()), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, k_c0, 1, "b", 1, rsv_value_present("x", 1)), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, k_c1, 2, "a", 1, rsv_value_tombstone()), RSV_OK);
+    rsv_kv03_writer_stats s;
+    rsv_kv03_writer_get_stats(&w, &s);
+    cr_assert(s.buffer_capacity > 0 && s.offset_bytes > 0 && s.code_bytes > 0 && !s.streaming);
+    rsv_kv03_writer_free(&w);
+    assert_holds_nothing(&w, "in-memory writer freed");
+    rsv_kv03_writer_free(&w);
+    assert_holds_nothing(&w, "in-memory writer freed twice");
+
+    /* a path writer freed without a commit */
+    char dir[] = "/tmp/rsv_api_free_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/out.kv03", dir);
+    cr_assert_eq(rsv_kv03_writer_init_path(&w, &k_pol, NULL, 0, path), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add(&w, "a", 1, rsv_value_present("x", 1)), RSV_OK);
+    cr_assert_not_null(rsv_kv03_writer_temp_path(&w));
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, "%s", rsv_kv03_writer_temp_path(&w));
+    struct stat sb;
+    cr_assert_eq(stat(tmp, &sb), 0);
+    rsv_kv03_writer_get_stats(&w, &s);
+    cr_assert(s.buffer_capacity > 0 && s.offset_bytes > 0 && s.code_bytes > 0 && s.streaming);
+    rsv_kv03_writer_free(&w);
+    assert_holds_nothing(&w, "path writer freed");
+    cr_assert_neq(stat(tmp, &sb), 0, "the temporary %s is left", tmp);
+    rsv_kv03_writer_free(&w);
+    assert_holds_nothing(&w, "path writer freed twice");
+    cr_assert_eq(rmdir(dir), 0); /* nothing (temporary or output) left behind */
+}
+
+/* kv03.h, rsv_kv03_writer_stats: code_bytes is 0 before the first record
+ * and 72 + 16 + 8 = 96 while one code is used, whatever its length: the
+ * default C0 `0`, `10` given to every add_coded, a 512-bit C0. */
+Test(api_arguments, code_bytes_of_one_code)
+{
+    static const uint8_t long_code[64] = {0x5A, 0xA5}; /* 512 bits, the longest code */
+    rsv_kv03_writer w;
+    rsv_kv03_writer_stats s;
+    for (int k = 0; k < 3; k++) {
+        cr_assert_eq(rsv_kv03_writer_init(&w, &k_pol, k == 2 ? long_code : NULL, k == 2 ? 512 : 0), RSV_OK);
+        rsv_kv03_writer_get_stats(&w, &s);
+        cr_assert_eq(s.code_bytes, 0, "case %d before record 0", k);
+        for (int i = 0; i < 5; i++) {
+            char key = (char)('a' + i);
+            rsv_status st = k == 1 ? rsv_kv03_writer_add_coded(&w, k_c1, 2, &key, 1, rsv_value_tombstone())
+                                   : rsv_kv03_writer_add(&w, &key, 1, rsv_value_present("x", 1));
+            cr_assert_eq(st, RSV_OK);
+            rsv_kv03_writer_get_stats(&w, &s);
+            cr_assert_eq(s.code_bytes, 96, "case %d after record %d: code_bytes %llu", k, i,
+                         (unsigned long long)s.code_bytes);
+        }
+        rsv_kv03_writer_free(&w);
+    }
+}
+
 Test(api_arguments, paths)
 {
     char dir[] = "/tmp/rsv_api_args_XXXXXX";

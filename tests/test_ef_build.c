@@ -2,9 +2,10 @@
  * overflow limit, rsv_ef_plan's argument and order statuses. Expected sizes
  * are computed by hand from §4: q = floor(U / n), L = bitlen(q) - 1 (0 when
  * q = 0), H = (U >> L) + n, low = 8 ceil(nL / 64), high = 8 ceil(H / 64),
- * samples = 16 ceil(n / 256). */
+ * samples = 16 ceil(n / 256); sparse groups: last - first >= 4096. */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reservoir/ef.h"
@@ -56,4 +57,48 @@ Test(ef_build, plan_statuses)
     cr_assert_eq(lay.L, 1);
     cr_assert_eq(lay.H, 8);
     cr_assert_eq(lay.sparse_bytes, 0);
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+    uint64_t x = 0;
+    for (int i = 7; i >= 0; i--) x = x << 8 | p[i];
+    return x;
+}
+
+/* §4 "Samples": a group is sparse when last - first >= 4096, dense below.
+ * n = 2048 entries (8 groups): r_0..r_254 = 0, r_255 = r_256 = ... = U.
+ * U = 3841: q = floor(3841 / 2048) = 1, L = 0; group 0 has first = 0 and
+ * last = 3841 + 255 = 4096, so it is sparse (exactly the bound); groups
+ * 1..7 span 255 (dense). U = 3840: L = 0 still, group 0 spans 4095: dense. */
+Test(ef_build, sparse_at_exactly_4096)
+{
+    static uint64_t v[2048];
+    rsv_ef_layout lay;
+    for (uint64_t U = 3840; U <= 3841; U++) {
+        for (int i = 0; i < 2048; i++) v[i] = i < 255 ? 0 : U;
+        cr_assert_eq(rsv_ef_plan(v, 2048, &lay), RSV_OK);
+        cr_assert_eq(lay.L, 0);
+        cr_assert_eq(lay.H, U + 2048);
+        cr_assert_eq(lay.low_bytes, 0);
+        cr_assert_eq(lay.high_bytes, 8 * ((U + 2048 + 63) / 64));
+        cr_assert_eq(lay.samples_bytes, 16 * 8);
+        cr_assert_eq(lay.sparse_bytes, U == 3841 ? 8 * 256 : 0, "U %llu: sparse_bytes %llu", (unsigned long long)U,
+                     (unsigned long long)lay.sparse_bytes);
+        size_t total = (size_t)(lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes);
+        uint8_t *out = calloc(1, total);
+        cr_assert_not_null(out);
+        rsv_ef_encode(v, &lay, out);
+        const uint8_t *samples = out + lay.low_bytes + lay.high_bytes, *sparse = samples + lay.samples_bytes;
+        cr_assert_eq(le64(samples), 0); /* group 0: first */
+        cr_assert_eq(le64(samples + 8), U == 3841 ? 0 : UINT64_MAX, "U %llu: group 0's sparse field",
+                     (unsigned long long)U);
+        for (int g = 1; g < 8; g++) {
+            cr_assert_eq(le64(samples + 16 * g), U + 256 * (uint64_t)g); /* first = (U >> 0) + 256g */
+            cr_assert_eq(le64(samples + 16 * g + 8), UINT64_MAX);
+        }
+        if (U == 3841) /* section 4: (r_i >> L) + i for i in group 0 */
+            for (int i = 0; i < 256; i++) cr_assert_eq(le64(sparse + 8 * i), i < 255 ? (uint64_t)i : 4096);
+        free(out);
+    }
 }

@@ -165,6 +165,29 @@ Test(kv03_files, temporary_names_stay_within_name_max)
     cr_assert_eq(entries(), 16, "one file per length, no temporaries");
 }
 
+/* file_io.h step 1: a last component over NAME_MAX bytes fails the check
+ * of `path` (lstat: ENAMETOOLONG, POSIX), before any temporary exists, so a
+ * path writer's init already fails; nothing is left in the directory. */
+Test(kv03_files, name_over_name_max_fails_the_path_check)
+{
+    for (size_t len = 256; len <= 300; len += 44) {
+        char name[301];
+        memset(name, 'n', len);
+        name[len] = '\0';
+        errno = 0;
+        cr_assert_eq(rsv_file_write_atomic(at(name), "abc", 3), RSV_ERR_IO, "name of %zu bytes", len);
+        cr_assert_eq(errno, ENAMETOOLONG, "name of %zu bytes: errno %d", len, errno);
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        rsv_kv03_writer w;
+        errno = 0;
+        cr_assert_eq(rsv_kv03_writer_init_path(&w, &p, NULL, 0, at(name)), RSV_ERR_IO, "name of %zu bytes", len);
+        cr_assert_eq(errno, ENAMETOOLONG, "name of %zu bytes: errno %d", len, errno);
+        cr_assert_null(rsv_kv03_writer_temp_path(&w), "name of %zu bytes: a temporary exists", len);
+        rsv_kv03_writer_free(&w);
+        cr_assert_eq(entries(), 0, "name of %zu bytes: something was left", len);
+    }
+}
+
 Test(kv03_files, temp_path_accessors_name_the_live_temporary)
 {
     rsv_kv03_policy p = rsv_kv03_policy_default();

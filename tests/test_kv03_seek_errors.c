@@ -36,17 +36,17 @@ static uint8_t *write_file(const rec *r, size_t n, size_t *len)
 /* File byte of section i's first byte (directory offsets are body offsets). */
 static size_t section_byte(const rsv_surgeon *s, unsigned i) { return 96u + rsv_sg_get(s, RSV_SG_SEC_OFF(i), 8); }
 
-/* The records of r written with codes `0`, `10`, `11` (seeds `00 01 10` =
- * byte 0x18, §6.2), the seeds byte replaced by `seeds`, resealed and opened
+/* The records of r written with codes `0`, `10`, `11` (seeds in one byte,
+ * `written` by §6.2), the seeds byte replaced by `seeds`, resealed and opened
  * into *f (the surgeon *s owns the bytes; *base is the writer's buffer). */
-static void open_reseeded(const rec *r, size_t nr, uint8_t seeds, uint8_t **base, rsv_surgeon *s,
-                          rsv_kv03_file *f)
+static void open_reseeded(const rec *r, size_t nr, uint8_t written, uint8_t seeds, uint8_t **base,
+                          rsv_surgeon *s, rsv_kv03_file *f)
 {
     size_t n;
     *base = write_file(r, nr, &n);
     rsv_sg_init(s, *base, n);
     size_t sd = section_byte(s, 7);
-    cr_assert_eq(s->b[sd], 0x18);
+    cr_assert_eq(s->b[sd], written);
     s->b[sd] = seeds;
     rsv_sg_reseal(s);
     cr_assert_eq(rsv_kv03_open(s->b, s->n, &k_pol, f), RSV_OK);
@@ -93,7 +93,7 @@ Test(kv03_seek_errors, seed_range_while_skipping)
     uint8_t *base;
     rsv_surgeon s;
     rsv_kv03_file f;
-    open_reseeded(r, 5, 0x38, &base, &s, &f);
+    open_reseeded(r, 5, 0x18, 0x38, &base, &s, &f);
     uint64_t first, last;
     cr_assert_eq(rsv_kv03_first_block_of_code(&f, 2, &first, &last), RSV_OK);
     cr_assert(first == 0 && last == 1);
@@ -158,7 +158,7 @@ Test(kv03_seek_errors, blocks_before_first_are_not_read)
     uint8_t *base;
     rsv_surgeon s;
     rsv_kv03_file f;
-    open_reseeded(r, 6, 0xD8, &base, &s, &f);
+    open_reseeded(r, 6, 0x18, 0xD8, &base, &s, &f);
     uint64_t first, last;
     cr_assert_eq(rsv_kv03_first_block_of_code(&f, 2, &first, &last), RSV_OK);
     cr_assert(first == 1 && last == 2);
@@ -190,6 +190,43 @@ Test(kv03_seek_errors, blocks_before_first_are_not_read)
     cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
     cr_assert_eq(more, 0);
     rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&f);
+    rsv_sg_free(&s);
+    free(base);
+}
+
+/* kv03.h: the lower bound bisects [a, b) = [0, nb) at mid = a + (b - a) / 2,
+ * so its result is fixed for any seeds. Codes `0`, `10`, `11`, W = 2, eight
+ * records (codes 0 0 1 1 2 2 2 2): blocks 0-3 start with codes 0, 1, 2, 2,
+ * seeds `00 01 10 10` = byte 0x1A (§6.2). Rewritten to `00 10 00 00` = 0x20
+ * (not nondecreasing). For j = 1 by hand: [0, 4) mid 2, seed 0 < 1 → [3, 4);
+ * mid 3, seed 0 < 1 → [4, 4): b* = nb = 4, [first, last] = [3, 3]. For j = 2:
+ * the same probes (seeds 0, 0 < 2): [3, 3]. For the written seeds (j = 1):
+ * mid 2 (2 ≥ 1) → [0, 2); mid 1 (1 ≥ 1) → [0, 1); mid 0 (0 < 1) → b* = 1:
+ * [0, 1]. */
+Test(kv03_seek_errors, lower_bound_probes_are_fixed_for_any_seeds)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x00, 1, "b"}, {0x80, 2, "a"}, {0x80, 2, "b"},
+                            {0xC0, 2, "a"}, {0xC0, 2, "b"}, {0xC0, 2, "c"}, {0xC0, 2, "d"}};
+    uint8_t *base;
+    rsv_surgeon s;
+    rsv_kv03_file f;
+    uint64_t first, last;
+    open_reseeded(r, 8, 0x1A, 0x1A, &base, &s, &f);
+    cr_assert_eq(f.nb, 4);
+    cr_assert_eq(rsv_kv03_first_block_of_code(&f, 1, &first, &last), RSV_OK);
+    cr_assert(first == 0 && last == 1, "written seeds, j = 1: [%llu, %llu]", (unsigned long long)first,
+              (unsigned long long)last);
+    rsv_kv03_close(&f);
+    rsv_sg_free(&s);
+    free(base);
+
+    open_reseeded(r, 8, 0x1A, 0x20, &base, &s, &f);
+    for (uint64_t j = 1; j <= 2; j++) {
+        cr_assert_eq(rsv_kv03_first_block_of_code(&f, j, &first, &last), RSV_OK);
+        cr_assert(first == 3 && last == 3, "seeds 0 2 0 0, j = %llu: [%llu, %llu]", (unsigned long long)j,
+                  (unsigned long long)first, (unsigned long long)last);
+    }
     rsv_kv03_close(&f);
     rsv_sg_free(&s);
     free(base);

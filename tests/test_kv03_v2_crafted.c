@@ -91,6 +91,40 @@ Test(kv03_v2_crafted, dictionary_order_prefix_and_equal)
     free(b);
 }
 
+/* §6.3 step 4 with codes longer than 64 bits (the check compares them in
+ * 64-bit pieces): D_0 = 0^100, D_1 = 0^50 1 0^59 1 0^9 (120 bits; first
+ * difference at bit 50, inside both, 0 in D_0: in order), written by the
+ * writer. Clearing D_1's bit 50 makes D_0 a proper prefix of D_1 (no first
+ * difference inside both, n = 100): RSV_ERR_DICTIONARY_ORDER, although the
+ * codes still differ at D_1's bit 110, beyond n. */
+Test(kv03_v2_crafted, dictionary_order_prefix_beyond_64_bits)
+{
+    static const uint8_t d0[13] = {0}, d1[15] = {0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0, 0, 0, 0, 0x02, 0};
+    rsv_kv03_policy pol = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &pol, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, d0, 100, "a", 1, rsv_value_tombstone()), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, d1, 120, "a", 1, rsv_value_tombstone()), RSV_OK);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &b, &n), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_code_count(&f), 2);
+    cr_assert_eq(f.dict_bits, 220);
+    cr_assert_eq(rsv_kv03_dictionary_check(&f), RSV_OK);
+    size_t at = (size_t)(f.dict - b) + (100 + 50) / 8; /* D_1 starts at dictionary bit 100 */
+    cr_assert_eq(b[at], 0x02, "dictionary byte 18 holds D_1's bit 50 (bit 150, MSB-first)");
+    b[at] = 0;
+    rsv_kv03d_reseal(b, n);
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    rsv_status st = rsv_kv03_dictionary_check(&f);
+    cr_assert_eq(st, RSV_ERR_DICTIONARY_ORDER, "dictionary_check gave %s", rsv_status_name(st));
+    check("0^100, 0^110 1 0^9", b, n, (expect){RSV_ERR_DICTIONARY_ORDER, NONE, 0, RSV_ERR_DICTIONARY_ORDER});
+    free(b);
+}
+
 /* §12.5's records with code 2 replaced by `11` ‖ 0^z (the data stream is
  * unchanged: block 1's control R = 2 now precedes the longer code). */
 static void long_code(unsigned z, uint8_t **b, size_t *n)

@@ -5,7 +5,11 @@
  *   1. `path` is checked: if it exists it must be a regular file. A
  *      directory (errno EISDIR), a symbolic link, device node, FIFO or socket
  *      (errno EEXIST) is refused with RSV_ERR_IO and left alone, because the
- *      final rename would replace it by a regular file.
+ *      final rename would replace it by a regular file. A check that fails
+ *      for another reason than a missing `path` (errno ENAMETOOLONG for a
+ *      last component over NAME_MAX bytes, ENOTDIR, ELOOP, ...) is
+ *      RSV_ERR_IO with that errno too, before any temporary exists (a path
+ *      writer's init fails).
  *   2. A temporary `path.tmp.XXXXXX` is created in path's directory (mkostemp,
  *      O_CLOEXEC). When path's last component is so long that the temporary's
  *      name would exceed NAME_MAX (255) bytes, the stem is shortened: the

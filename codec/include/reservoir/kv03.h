@@ -157,6 +157,13 @@ RSV_API rsv_status rsv_kv03_seal(uint8_t *file, size_t nbytes);
  * For an in-memory writer the whole file is built in memory first; for a path
  * writer (rsv_kv03_writer_init_path) this is rsv_kv03_writer_commit. */
 RSV_API rsv_status rsv_kv03_writer_finish_path(rsv_kv03_writer *w, const char *path);
+/* Releases everything the writer holds (data buffer, block-offset table,
+ * previous key, the v2 code list, a path writer's uncommitted temporary,
+ * which is unlinked) and leaves it holding nothing: rsv_kv03_writer_get_stats
+ * then reports buffer_capacity, offset_bytes and code_bytes 0 and streaming
+ * 0 (its data counters are not meaningful), rsv_kv03_writer_temp_path NULL,
+ * and freeing it again is a no-op. w = NULL is ignored. A freed writer is
+ * used again only through rsv_kv03_writer_init(_path). */
 RSV_API void rsv_kv03_writer_free(rsv_kv03_writer *w);
 static inline rsv_kv03_diag rsv_kv03_writer_diag(const rsv_kv03_writer *w) { return w->diag; }
 
@@ -224,6 +231,12 @@ typedef struct rsv_kv03_writer_stats {
     int streaming;            /* 1 while a file sink is attached */
     uint64_t code_bytes;      /* v2: the codes used so far (bits + 16 per code), allocated */
 } rsv_kv03_writer_stats;
+/* code_bytes is 0 before the first record, then the room of the code list's
+ * three arrays: the code bits' capacity in bytes + 8 per slot of the
+ * first-record array (c slots) + 8 per slot of the code-end array (c + 1),
+ * i.e. bits + 16 c + 8. While one code is used they are the list's own
+ * fixed room: RSV_KV03_MAX_CODE_BITS / 8 + 8 = 72 bytes of bits and c = 1,
+ * so code_bytes = 96. */
 RSV_API void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out);
 
 /* One-shot batch encoder (§11.1) over an array of records. A record's code
@@ -333,7 +346,10 @@ RSV_API rsv_status rsv_kv03_seed(const rsv_kv03_file *f, uint64_t b, uint64_t *j
  * the walk implies (every file the §3.3 walk accepts has nondecreasing
  * seeds): the first record whose code is >= j lies in block `first`, or is
  * the first record of block `last`; when no record has a code >= j, there
- * is none. When first > 0, seed_first < j holds for any seeds. N = 0 gives
+ * is none. When first > 0, seed_first < j holds for any seeds. The search
+ * bisects [a, b) = [0, nb) at mid = a + (b - a) / 2 (seed_mid >= j: b = mid,
+ * else a = mid + 1) until a = b = b*, so its result is fixed for any seeds,
+ * nondecreasing or not. N = 0 gives
  * [0, 0] (no block). RSV_ERR_INVALID_ARGUMENT when j >= max(m, 1). */
 RSV_API rsv_status rsv_kv03_first_block_of_code(const rsv_kv03_file *f, uint64_t j, uint64_t *first,
                                                 uint64_t *last);
