@@ -1,8 +1,6 @@
 /* reservoir oracle — a position over a view; every data-stream bit goes
  * through the stateless phase-1 decoders (reservoir/oracle.h). Also the
  * §1.3 value decoder shared by the KV03 walk and the record stream. */
-#include <stdlib.h>
-
 #include "internal.h"
 
 static rsv_status finish(ob_cursor *cur, rsv_oracle_result r, uint64_t *value)
@@ -56,14 +54,15 @@ rsv_status ob_read_key_suffix(ob_cursor *cur, uint64_t kept, uint64_t *S, rsv_vi
     return RSV_OK;
 }
 
-rsv_status ob_rebuild_key(const uint8_t *prev, uint64_t kept, rsv_view literal, uint64_t S,
-                          size_t key_len, uint8_t **key)
+rsv_status ob_rebuild_key(rsv_oracle_records *owner, const uint8_t *prev, uint64_t kept,
+                          rsv_view literal, uint64_t S, size_t key_len, uint8_t **key)
 {
     *key = NULL;
     if (key_len == 0)
         return RSV_OK;
-    uint8_t *k = calloc(key_len, 1);
-    if (k == NULL)
+    int fail;
+    uint8_t *k = ob_records_bytes(owner, key_len, &fail); /* zeroed */
+    if (fail)
         return RSV_ERR_NOMEM;
     for (uint64_t j = 0; j < kept; j++)
         if (ob_key_bit(prev, j))
@@ -73,8 +72,8 @@ rsv_status ob_rebuild_key(const uint8_t *prev, uint64_t kept, rsv_view literal, 
     return RSV_OK;
 }
 
-rsv_status ob_read_value(ob_cursor *cur, rsv_oracle_value_state *state, uint8_t **bytes,
-                         size_t *n_out)
+rsv_status ob_read_value(ob_cursor *cur, rsv_oracle_records *owner,
+                         rsv_oracle_value_state *state, uint8_t **bytes, size_t *n_out)
 {
     uint64_t flag, n;
     rsv_status st;
@@ -101,13 +100,12 @@ rsv_status ob_read_value(ob_cursor *cur, rsv_oracle_value_state *state, uint8_t 
         return st;
     if (n > SIZE_MAX)
         return RSV_ERR_TOO_LARGE;
-    uint8_t *buf = NULL;
-    if (n > 0) {
-        buf = calloc((size_t)n, 1);
-        if (buf == NULL)
-            return RSV_ERR_NOMEM;
+    int fail;
+    uint8_t *buf = ob_records_bytes(owner, (size_t)n, &fail); /* zeroed, NULL for n = 0 */
+    if (fail)
+        return RSV_ERR_NOMEM;
+    if (n > 0)
         ob_copy_view_bits(buf, 0, sub, 8 * n);
-    }
     *state = RSV_ORACLE_PRESENT;
     *bytes = buf;
     *n_out = (size_t)n;

@@ -17,8 +17,13 @@ unsigned ob_bitlen(uint64_t x);          /* bitlen(0) = 0 */
 uint64_t ob_ceil_div(uint64_t a, uint64_t b); /* b > 0, no overflow */
 uint64_t ob_align8(uint64_t x);          /* x <= 2^64 - 8 */
 
-/* Key bit j (MSB-first, byte 0 first). j < 8*len. */
-unsigned ob_key_bit(const uint8_t *key, uint64_t j);
+/* Key bit j (MSB-first, byte 0 first). j < 8*len. Inline: every key and
+ * code comparison of the oracle goes through it, one call per bit. */
+static inline unsigned ob_key_bit(const uint8_t *key, uint64_t j)
+{
+    unsigned byte = key[j / 8];
+    return (byte >> (7u - (unsigned)(j % 8))) & 1u;
+}
 /* Number of leading bits two byte strings share (KV03.md §1.1 lcp). */
 uint64_t ob_lcp_bits(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
@@ -66,17 +71,17 @@ void ob_copy_view_bits(uint8_t *dst, uint64_t at, rsv_view sub, uint64_t nbits);
 rsv_status ob_read_key_suffix(ob_cursor *cur, uint64_t kept, uint64_t *S, rsv_view *literal);
 
 /* K = prev bits [0, kept) || bits [0, S) of literal, as key_len bytes
- * (kept + S = 8 * key_len); *key is malloc'd, NULL when key_len = 0.
- * RSV_ERR_NOMEM. */
-rsv_status ob_rebuild_key(const uint8_t *prev, uint64_t kept, rsv_view literal, uint64_t S,
-                          size_t key_len, uint8_t **key);
+ * (kept + S = 8 * key_len); *key is owned by `owner` (ob_records_bytes),
+ * NULL when key_len = 0. RSV_ERR_NOMEM. */
+rsv_status ob_rebuild_key(rsv_oracle_records *owner, const uint8_t *prev, uint64_t kept,
+                          rsv_view literal, uint64_t S, size_t key_len, uint8_t **key);
 
 /* Reads a §1.3 value at the cursor. On success *state is set, for present
- * values *bytes (malloc'd, NULL when n = 0) and *n are set. Errors:
+ * values *bytes (owned by `owner`, NULL when n = 0) and *n are set. Errors:
  * codec errors of read(1)/EG0, RSV_ERR_TRUNCATED_VALUE (cursor after the
  * EG0), RSV_ERR_NOMEM. */
-rsv_status ob_read_value(ob_cursor *cur, rsv_oracle_value_state *state, uint8_t **bytes,
-                         size_t *n);
+rsv_status ob_read_value(ob_cursor *cur, rsv_oracle_records *owner,
+                         rsv_oracle_value_state *state, uint8_t **bytes, size_t *n);
 
 /* Validates record fields: RSV_ERR_INVALID_ARGUMENT (NULL data with nonzero
  * length, bad state), RSV_ERR_TOO_LARGE (absurd lengths), else RSV_OK. */
@@ -85,7 +90,13 @@ rsv_status ob_check_records(const rsv_oracle_record *records, size_t n);
 /* Checks that records[0..n-1] have strictly increasing keys. */
 rsv_status ob_check_sorted(const rsv_oracle_record *records, size_t n, size_t *bad_index);
 
-/* Pushes without copying (takes ownership of key/value). */
+/* n zeroed bytes owned by the list (freed with it), NULL when n = 0 or when
+ * out of memory (*fail = 1). Under ASan the bytes after them are poisoned, so
+ * a read past a key's or a value's end is reported as with a malloc of its own. */
+uint8_t *ob_records_bytes(rsv_oracle_records *list, size_t n, int *fail);
+
+/* Pushes without copying: key and value are bytes of the list's own
+ * (ob_records_bytes) or NULL. */
 rsv_status ob_records_push_owned(rsv_oracle_records *list, uint8_t *key, size_t key_len,
                                  rsv_oracle_value_state state, uint8_t *value, size_t value_len);
 
@@ -96,7 +107,8 @@ int ob_code_is_prefix(rsv_oracle_code p, rsv_oracle_code c); /* equal counts */
 int ob_code_equal(rsv_oracle_code a, rsv_oracle_code b);
 /* Copies bits [from, from + nbits) of src into a new buffer (NULL if 0 bits). */
 rsv_status ob_code_copy(rsv_oracle_code *dst, const uint8_t *src, uint64_t from, uint64_t nbits);
-/* Appends a copy of bits [from, from + nbits) of src to the dictionary. */
+/* Appends a copy of bits [from, from + nbits) of src to the dictionary, which
+ * must hold only codes pushed here (its capacity follows from m). */
 rsv_status ob_dict_push(rsv_oracle_dict *d, const uint8_t *src, uint64_t from, uint64_t nbits);
 /* Logical-key order of (ca || ka) and (cb || kb): <0, 0, >0. */
 int ob_logical_cmp(rsv_oracle_code ca, const uint8_t *ka, size_t kalen, rsv_oracle_code cb,
@@ -105,7 +117,8 @@ int ob_logical_cmp(rsv_oracle_code ca, const uint8_t *ka, size_t kalen, rsv_orac
  * (the v1 entry points). NULL on allocation failure. */
 rsv_oracle_crecord *ob_with_code(const rsv_oracle_record *records, size_t n, const uint8_t *c0,
                                  uint64_t c0_bits);
-/* Appends v to a malloc'd array holding `count` values. */
+/* Appends v to a malloc'd array holding `count` values, grown by this
+ * function only (its capacity follows from count). */
 rsv_status ob_u64_push(uint64_t **arr, size_t count, uint64_t v);
 
 /* ---- KV03 decode internals (kv03_decode.c, kv03_walk.c, kv03_dict.c) ---- */

@@ -142,7 +142,6 @@ rsv_status ob_kv03_walk(const uint8_t *file, const rsv_oracle_dict *dict,
     const uint8_t *prev_key = NULL;  /* K_{i-1} (owned by res->records) */
     size_t prev_key_len = 0;
     rsv_status st = RSV_OK;
-    uint8_t *key = NULL, *vbytes = NULL;
 
 #define FAIL(code)                                                                                 \
     do {                                                                                           \
@@ -153,8 +152,7 @@ rsv_status ob_kv03_walk(const uint8_t *file, const rsv_oracle_dict *dict,
     for (uint64_t i = 0; i < N; i++) {
         const int block_start = (i % W) == 0;
         uint64_t R, S, b, ci, local;
-        key = NULL;
-        vbytes = NULL;
+        uint8_t *key = NULL, *vbytes = NULL; /* owned by res->records */
 
         /* 1. Block start with i > 0: block_offset(i/W) MUST equal the position. */
         if (block_start && i > 0) {
@@ -228,7 +226,7 @@ rsv_status ob_kv03_walk(const uint8_t *file, const rsv_oracle_dict *dict,
         rsv_oracle_value_state vstate;
         size_t vlen;
         {
-            rsv_status e = ob_read_value(&cur, &vstate, &vbytes, &vlen);
+            rsv_status e = ob_read_value(&cur, &res->records, &vstate, &vbytes, &vlen);
             if (e != RSV_OK)
                 FAIL(e);
         }
@@ -254,7 +252,7 @@ rsv_status ob_kv03_walk(const uint8_t *file, const rsv_oracle_dict *dict,
         if (key_len > SIZE_MAX)
             FAIL(RSV_ERR_TOO_LARGE);
         {
-            rsv_status e = ob_rebuild_key(prev_key, local, literal, S, (size_t)key_len, &key);
+            rsv_status e = ob_rebuild_key(&res->records, prev_key, local, literal, S, (size_t)key_len, &key);
             if (e != RSV_OK)
                 FAIL(e);
         }
@@ -272,8 +270,6 @@ rsv_status ob_kv03_walk(const uint8_t *file, const rsv_oracle_dict *dict,
             if (e != RSV_OK)
                 FAIL(e);
         }
-        key = NULL;
-        vbytes = NULL;
         wo->used[ci] = 1;
         prev_key = res->records.items[res->records.count - 1].key;
         prev_key_len = (size_t)key_len;
@@ -287,8 +283,6 @@ rsv_status ob_kv03_walk(const uint8_t *file, const rsv_oracle_dict *dict,
     if (cur.pos != res->data_extent || cont_prev != res->terminal)
         st = walk_fail(res, RSV_ERR_TERMINAL_MISMATCH, N, cur.pos);
 out:
-    free(key);
-    free(vbytes);
     free(P.bits);
     return st;
 }

@@ -49,6 +49,11 @@ static unsigned logical_bit(const rsv_oracle_crecord *r, uint64_t j)
 
 int rsv_oracle_logical_compare(const rsv_oracle_crecord *a, const rsv_oracle_crecord *b)
 {
+    /* Same code: C || Ka against C || Kb is Ka against Kb, and the bit order
+     * of byte strings is their unsigned byte order (a proper prefix first).
+     * Merges compare mostly records of one code; this skips their bit loop. */
+    if (ob_code_equal(a->code, b->code))
+        return rsv_oracle_key_compare(a->rec.key, a->rec.key_len, b->rec.key, b->rec.key_len);
     uint64_t la = a->code.nbits + 8 * (uint64_t)a->rec.key_len;
     uint64_t lb = b->code.nbits + 8 * (uint64_t)b->rec.key_len;
     uint64_t n = la < lb ? la : lb;
@@ -131,10 +136,15 @@ rsv_status ob_code_copy(rsv_oracle_code *dst, const uint8_t *src, uint64_t from,
 
 rsv_status ob_dict_push(rsv_oracle_dict *d, const uint8_t *src, uint64_t from, uint64_t nbits)
 {
-    rsv_oracle_code *p = realloc(d->codes, (size_t)(d->m + 1) * sizeof *p);
-    if (p == NULL)
-        return RSV_ERR_NOMEM;
-    d->codes = p;
+    /* Capacity: powers of two, reallocated when m is 0 or a power of two. */
+    if (d->m == 0 || (d->m & (d->m - 1)) == 0) {
+        if (d->m > SIZE_MAX / 2 / sizeof *d->codes)
+            return RSV_ERR_NOMEM;
+        rsv_oracle_code *p = realloc(d->codes, (size_t)(d->m ? 2 * d->m : 1) * sizeof *p);
+        if (p == NULL)
+            return RSV_ERR_NOMEM;
+        d->codes = p;
+    }
     rsv_status st = ob_code_copy(&d->codes[d->m], src, from, nbits);
     if (st != RSV_OK)
         return st;
@@ -155,8 +165,10 @@ void rsv_oracle_dict_free(rsv_oracle_dict *d)
 
 rsv_status ob_u64_push(uint64_t **arr, size_t count, uint64_t v)
 {
-    /* Grows to powers of two: reallocate when count is 0 or a power of two. */
-    if (count == 0 || (count & (count - 1)) == 0) {
+    /* Capacity 16, then powers of two: reallocate when count is 0 or a power
+     * of two of 16 or more (every smaller power of two used to reallocate
+     * too, shrinking the first 16 to 2 and growing it back four times). */
+    if (count == 0 || (count >= 16 && (count & (count - 1)) == 0)) {
         size_t cap = count ? count * 2 : 16;
         if (cap > SIZE_MAX / sizeof(uint64_t))
             return RSV_ERR_NOMEM;

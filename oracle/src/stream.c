@@ -131,7 +131,6 @@ static rsv_status stream_decode(rsv_view v, const rsv_oracle_code *set, size_t n
     const uint8_t *prev = NULL;
     size_t prev_len = 0;
     rsv_status st = RSV_OK;
-    uint8_t *key = NULL, *vbytes = NULL;
 
 #define FAIL(code)                                                                                 \
     do {                                                                                           \
@@ -143,8 +142,7 @@ static rsv_status stream_decode(rsv_view v, const rsv_oracle_code *set, size_t n
     for (uint64_t i = 0; cur.pos < v.len; i++) {
         uint64_t b, bk, S;
         size_t ci;
-        key = NULL;
-        vbytes = NULL;
+        uint8_t *key = NULL, *vbytes = NULL; /* owned by res->records */
 
         /* 1. b = EG0; b > |Cc| -> SORT_BACKSPACE. */
         {
@@ -212,14 +210,14 @@ static rsv_status stream_decode(rsv_view v, const rsv_oracle_code *set, size_t n
         rsv_oracle_value_state vstate;
         size_t vlen;
         {
-            rsv_status e = ob_read_value(&cur, &vstate, &vbytes, &vlen);
+            rsv_status e = ob_read_value(&cur, &res->records, &vstate, &vbytes, &vlen);
             if (e != RSV_OK)
                 FAIL(e);
         }
 
         /* K = P bits [0, kept) || literal. */
         {
-            rsv_status e = ob_rebuild_key(pk, kept, literal, S, (size_t)key_len, &key);
+            rsv_status e = ob_rebuild_key(&res->records, pk, kept, literal, S, (size_t)key_len, &key);
             if (e != RSV_OK)
                 FAIL(e);
         }
@@ -241,8 +239,6 @@ static rsv_status stream_decode(rsv_view v, const rsv_oracle_code *set, size_t n
         }
         prev = key;
         prev_len = (size_t)key_len;
-        key = NULL;
-        vbytes = NULL;
         cc = ci;
         cc_len = set[ci].nbits;
     }
@@ -251,8 +247,6 @@ static rsv_status stream_decode(rsv_view v, const rsv_oracle_code *set, size_t n
     res->record = res->records.count;
     res->bitpos = cur.pos;
 out:
-    free(key);
-    free(vbytes);
     free(pbits);
     return st;
 }

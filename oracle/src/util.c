@@ -38,12 +38,6 @@ uint64_t ob_align8(uint64_t x)
     return ob_ceil_div(x, 8) * 8;
 }
 
-unsigned ob_key_bit(const uint8_t *key, uint64_t j)
-{
-    unsigned byte = key[j / 8];
-    return (byte >> (7u - (unsigned)(j % 8))) & 1u;
-}
-
 uint64_t ob_lcp_bits(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
     uint64_t na = 8 * (uint64_t)alen, nb = 8 * (uint64_t)blen;

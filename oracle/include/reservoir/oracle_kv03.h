@@ -70,14 +70,19 @@ typedef struct rsv_oracle_record {
     size_t value_len;
 } rsv_oracle_record;
 
-/* An owned list of records (each key/value is a separate malloc'd copy). */
+/* An owned list of records. The list owns the bytes of its keys and values:
+ * they live in blocks the list allocates (`blocks`), and a record's key and
+ * value stay valid until the list is freed. Zero-initialize before use. */
+struct rsv_oracle_bytes_block;
 typedef struct rsv_oracle_records {
     rsv_oracle_record *items;
     size_t count;
     size_t cap;
+    struct rsv_oracle_bytes_block *blocks; /* the key and value bytes */
 } rsv_oracle_records;
 
-/* Frees every key/value and the array; leaves *list as {NULL, 0, 0}. NULL ok. */
+/* Frees the keys' and values' bytes and the array; leaves *list all zero.
+ * NULL ok. */
 void rsv_oracle_records_free(rsv_oracle_records *list);
 /* Appends a deep copy. RSV_ERR_NOMEM / RSV_ERR_INVALID_ARGUMENT (NULL list,
  * NULL key with key_len > 0, NULL value with value_len > 0 when present). */
