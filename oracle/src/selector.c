@@ -19,14 +19,27 @@ uint64_t ob_code_lcp(rsv_oracle_code a, rsv_oracle_code b)
     return j;
 }
 
+/* 1 iff bits [0, n) of a and b are equal: whole bytes, then the first n % 8
+ * bits of the next one (codes are compared on every record of a merge and an
+ * encode; bit at a time, ob_code_lcp was 4 % of merge_diff's time). */
+static int bits_equal(const uint8_t *a, const uint8_t *b, uint64_t n)
+{
+    if (n == 0)
+        return 1; /* a and b may be NULL */
+    if (memcmp(a, b, (size_t)(n / 8)) != 0)
+        return 0;
+    unsigned r = (unsigned)(n % 8);
+    return r == 0 || ((a[n / 8] ^ b[n / 8]) & (0xFFu << (8 - r)) & 0xFFu) == 0;
+}
+
 int ob_code_is_prefix(rsv_oracle_code p, rsv_oracle_code c)
 {
-    return p.nbits <= c.nbits && ob_code_lcp(p, c) == p.nbits;
+    return p.nbits <= c.nbits && bits_equal(p.bits, c.bits, p.nbits);
 }
 
 int ob_code_equal(rsv_oracle_code a, rsv_oracle_code b)
 {
-    return a.nbits == b.nbits && ob_code_lcp(a, b) == a.nbits;
+    return a.nbits == b.nbits && bits_equal(a.bits, b.bits, a.nbits);
 }
 
 int rsv_oracle_code_compare(rsv_oracle_code a, rsv_oracle_code b)
