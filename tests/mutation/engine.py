@@ -348,17 +348,20 @@ def gate_tests(build, exclude_re=None):
 
 
 def ninja_targets(build, tests):
-    """The files the gate's commands run (executables), as ninja targets."""
+    """The files the gate's commands run (executables), as ninja targets: the
+    union, sorted; each test's own in t.targets."""
     outs = set()
     r = subprocess.run(["ninja", "-C", build, "-t", "targets", "all"], stdout=subprocess.PIPE, text=True,
                        check=True)
     known = {ln.split(":")[0] for ln in r.stdout.splitlines()}
     for t in tests:
+        t.targets = []
         for a in t.cmd:
             if os.path.isabs(a) and a.startswith(build + os.sep):
                 rel = os.path.relpath(a, build)
-                if rel in known:
-                    outs.add(rel)
+                if rel in known and rel not in t.targets:
+                    t.targets.append(rel)
+        outs.update(t.targets)
     return sorted(outs)
 
 
@@ -426,8 +429,20 @@ class Worker:
         self.targets = ninja_targets(self.build, self.tests)
         self.objects = {p: elf_code_hash(p) for p in object_files(self.build)}
 
-    def ninja_cmd(self):
-        return ["ninja", "-C", self.build, "-j", str(self.o.ninja_jobs)] + self.targets
+    def ninja_cmd(self, targets=None):
+        return ["ninja", "-C", self.build, "-j", str(self.o.ninja_jobs)] + (
+            self.targets if targets is None else targets)
+
+    def _ninja(self, fh, targets=None):
+        """Builds targets (default: every gate executable): (rc, output)."""
+        try:
+            r = subprocess.run(self.ninja_cmd(targets), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=self.o.build_timeout)
+            out, rc = r.stdout.decode("utf-8", "replace"), r.returncode
+        except subprocess.TimeoutExpired as e:
+            out, rc = (e.stdout or b"").decode("utf-8", "replace"), -1
+        fh.write(out[-4000:])
+        return rc, out
 
     def _run(self, cmd, what):
         with open(self.log, "a") as fh:
@@ -463,40 +478,83 @@ class Worker:
             res["selected"] = len(tests)
             res["selection"] = why
         before = object_files(self.build)
+        # Lazy build (--lazy-steps K > 0): build what the first test runs, run
+        # it, then what the next one runs, and so on; after K such steps, the
+        # rest at once. A mutant killed early (most are, by a fast test)
+        # never builds the other executables: a header mutant recompiles
+        # only the objects on the way to its killer. Every test still runs on
+        # executables built from this mutant (ninja_targets: the files its
+        # command runs), and a mutant whose first objects are all
+        # code-identical gets the full build and the full IDENTICAL check.
+        steps = max(0, int(getattr(self.o, "lazy_steps", 0) or 0)) if tests else 0
+        full = steps == 0
+        built = set()
+        build_s = 0.0
+
+        def broken(out, extra=""):
+            err = [ln for ln in out.splitlines() if "error" in ln][:1]
+            res.update(status=BROKEN, detail=((err[0] if err else "build failed") + extra)[:200])
+            return res
+
         try:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(cmut.apply(text, m))
-            t0 = time.monotonic()
             with open(self.log, "a") as fh:
                 fh.write("== %s\n" % m.id)
                 fh.flush()
-                try:
-                    r = subprocess.run(self.ninja_cmd(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                       timeout=self.o.build_timeout)
-                    out, rc = r.stdout.decode("utf-8", "replace"), r.returncode
-                except subprocess.TimeoutExpired as e:
-                    out, rc = (e.stdout or b"").decode("utf-8", "replace"), -1
-                fh.write(out[-4000:])
-            res["build_s"] = round(time.monotonic() - t0, 2)
-            if rc:
-                err = [ln for ln in out.splitlines() if "error" in ln][:1]
-                res.update(status=BROKEN, detail=(err[0] if err else "build failed")[:200])
-                return res
-            changed = [p for p, mt in object_files(self.build).items() if before.get(p) != mt]
-            if changed and all(self.objects.get(p) == elf_code_hash(p) for p in changed):
-                res.update(status=IDENTICAL, detail="%d rebuilt object(s), code identical" % len(changed))
-                return res
-            t1 = time.monotonic()
-            killers = []
-            for t in tests:
-                if stop is not None and stop.is_set():
-                    raise KeyboardInterrupt
-                v, dt, why = t.run(self.o.timeout_factor * t.base + self.o.timeout_slack)
-                if v in ("fail", "timeout"):
-                    killers.append({"test": t.name, "verdict": v, "detail": why})
-                    if not self.o.all_killers:
-                        break
-            res["test_s"] = round(time.monotonic() - t1, 2)
+                t0 = time.monotonic()
+                if full:
+                    rc, out = self._ninja(fh)
+                else:
+                    rc, out = self._ninja(fh, tests[0].targets)
+                    built.update(tests[0].targets)
+                    steps -= 1
+                build_s += time.monotonic() - t0
+                if rc:
+                    res["build_s"] = round(build_s, 2)
+                    return broken(out)
+                changed = [p for p, mt in object_files(self.build).items() if before.get(p) != mt]
+                if not full and not any(self.objects.get(p) != elf_code_hash(p) for p in changed):
+                    # nothing differs yet: build everything, decide as a full build would
+                    t0 = time.monotonic()
+                    rc, out = self._ninja(fh)
+                    build_s += time.monotonic() - t0
+                    full = True
+                    if rc:
+                        res["build_s"] = round(build_s, 2)
+                        return broken(out)
+                    changed = [p for p, mt in object_files(self.build).items() if before.get(p) != mt]
+                if full and changed and all(self.objects.get(p) == elf_code_hash(p) for p in changed):
+                    res["build_s"] = round(build_s, 2)
+                    res.update(status=IDENTICAL, detail="%d rebuilt object(s), code identical" % len(changed))
+                    return res
+                test_s = 0.0
+                killers = []
+                for t in tests:
+                    if stop is not None and stop.is_set():
+                        raise KeyboardInterrupt
+                    need = [x for x in t.targets if x not in built]
+                    if not full and need:
+                        t0 = time.monotonic()
+                        if steps > 0:
+                            rc, out = self._ninja(fh, need)
+                            built.update(need)
+                            steps -= 1
+                        else:
+                            rc, out = self._ninja(fh)
+                            full = True
+                        build_s += time.monotonic() - t0
+                        if rc:
+                            res["build_s"] = round(build_s, 2)
+                            return broken(out, " (building for %s)" % t.name)
+                    v, dt, why = t.run(self.o.timeout_factor * t.base + self.o.timeout_slack)
+                    test_s += dt
+                    if v in ("fail", "timeout"):
+                        killers.append({"test": t.name, "verdict": v, "detail": why})
+                        if not self.o.all_killers:
+                            break
+            res["build_s"] = round(build_s, 2)
+            res["test_s"] = round(test_s, 2)
             if not killers:
                 res["status"] = SURVIVED
                 if not tests:
