@@ -1,13 +1,15 @@
 /* Bit views (CODES.md §1.1) and the reader's view-level operations (§1.3, §2):
  * the checked constructor including its overflow cases, the §1.1 example,
- * bit-equality and identity, position / remaining / empty, seek, and take
- * returning the sub-view (data, off + p, n) without re-basing the pointer. */
+ * bit-equality and identity, the order of rsv_view_compare / rsv_view_lcp
+ * (record.h), position / remaining / empty, seek, and take returning the
+ * sub-view (data, off + p, n) without re-basing the pointer. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "reservoir/oracle.h"
 #include "reservoir/reader.h"
+#include "reservoir/record.h"
 #include "reservoir/view.h"
 #include "testutil.h"
 
@@ -217,6 +219,45 @@ Test(view_equal, identical)
     cr_assert(!rsv_view_identical(v, rsv_view_make(a5_0f + 1, 3, 9)));
     cr_assert(!rsv_view_identical(v, rsv_view_make(NULL, 3, 9)));
     cr_assert(rsv_view_identical(rsv_view_make(NULL, 0, 0), rsv_view_make(NULL, 0, 0)));
+}
+
+/* ---- order: rsv_view_compare / rsv_view_lcp (record.h) -------------------- */
+
+/* record.h: first differing bit, then length (a proper prefix first); the
+ * value is exactly -1, 0 or 1, and rsv_view_lcp returns the same value with
+ * *lcp = the shared leading bits. Every expectation worked out by hand. */
+static void expect_order(rsv_view a, rsv_view b, int want, uint64_t want_lcp, const char *what)
+{
+    uint64_t lcp = 0xBAD;
+    cr_assert_eq(rsv_view_compare(a, b), want, "%s: compare %d, want %d", what, rsv_view_compare(a, b), want);
+    cr_assert_eq(rsv_view_lcp(a, b, &lcp), want, "%s: lcp's value, want %d", what, want);
+    cr_assert_eq(lcp, want_lcp, "%s: lcp %llu, want %llu", what, (unsigned long long)lcp,
+                 (unsigned long long)want_lcp);
+}
+
+Test(view_order, values_are_minus_one_zero_one)
+{
+    static const uint8_t a[1] = {0x61}, a2[1] = {0x61}, b[1] = {0x62}; /* 01100001, 01100010 */
+    /* "b" > "a": they first differ at bit 6 (1 against 0) */
+    expect_order(rsv_view_make(b, 0, 8), rsv_view_make(a, 0, 8), 1, 6, "b vs a");
+    expect_order(rsv_view_make(a, 0, 8), rsv_view_make(b, 0, 8), -1, 6, "a vs b");
+    expect_order(rsv_view_make(a, 0, 8), rsv_view_make(a2, 0, 8), 0, 8, "a vs a");
+    /* a proper prefix (0110) is smaller than the longer view */
+    expect_order(rsv_view_make(a, 0, 8), rsv_view_make(a, 0, 4), 1, 4, "a vs its prefix");
+    expect_order(rsv_view_make(a, 0, 4), rsv_view_make(a, 0, 8), -1, 4, "prefix vs a");
+    /* 1010 0101 0000 1111 against 010 0101 0000 1111: bit 0 is 1 against 0 */
+    expect_order(rsv_view_make(a5_0f, 0, 16), rsv_view_make(a5_0f, 1, 15), 1, 0, "a5 0f at 0 vs at 1");
+    expect_order(rsv_view_make(a5_0f, 1, 15), rsv_view_make(a5_0f, 0, 16), -1, 0, "a5 0f at 1 vs at 0");
+    /* past the first 64 bits: 80 bits, zero but bit 70 (byte 8 = 0x02) in x */
+    uint8_t x[10] = {0}, z[10] = {0};
+    x[8] = 0x02;
+    expect_order(rsv_view_make(x, 0, 80), rsv_view_make(z, 0, 80), 1, 70, "bit 70 set vs zeros");
+    expect_order(rsv_view_make(z, 0, 80), rsv_view_make(x, 0, 80), -1, 70, "zeros vs bit 70 set");
+    /* the last bit of the first 64 (byte 7 = 0x01) */
+    uint8_t y[10] = {0};
+    y[7] = 0x01;
+    expect_order(rsv_view_make(y, 0, 80), rsv_view_make(z, 0, 80), 1, 63, "bit 63 set vs zeros");
+    expect_order(rsv_view_make(z, 0, 80), rsv_view_make(z, 0, 80), 0, 80, "zeros vs zeros");
 }
 
 /* ---- reader queries, seek, take ----------------------------------------- */

@@ -67,7 +67,8 @@ int rsv__write_file_atomic(const char *path, const void *bytes, size_t n);
  * `path.tmp.XXXXXX` with O_CLOEXEC (*tmp malloc'd; the stem shortened to keep
  * the name within NAME_MAX; mode = an existing path's permission bits, else
  * 0666 & ~umask; an existing non-regular `path` refused with EISDIR/EEXIST), full write / pwrite /
- * pread with EINTR and short-transfer handling, fsync of path's directory. */
+ * pread with EINTR and short-transfer handling (a call that transfers 0 of n > 0 bytes is -1 at
+ * once, never retried; pread's errno is then EIO), fsync of path's directory. */
 int rsv__tmp_create(const char *path, char **tmp);
 int rsv__write_all(int fd, const void *buf, size_t n);
 int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at);

@@ -1,6 +1,6 @@
 /* The fault-injection test executable (ctest test_fault_injection):
  * allocation, write, pwrite/pread and fchmod failures (and short positioned
- * transfers), injected at link time (docs/mutation.md, "Fault injection").
+ * transfers, calls of no progress), injected at link time (docs/mutation.md, "Fault injection").
  * It links the static codec with -Wl,--wrap=malloc,--wrap=calloc,
  * --wrap=realloc,--wrap=free,--wrap=write,--wrap=pwrite,--wrap=pread,
  * --wrap=fchmod, so every call the codec's objects (and these files) make to
@@ -78,6 +78,7 @@ extern size_t ngblocks;    /* live guarded blocks */
 extern int write_zero;     /* the next write_zero write calls return 0 (errno EINTR) */
 extern long write_calls;
 extern int pio_fail, pio_short, fchmod_fail; /* pwrite/pread failures, short transfers; fchmod failures */
+extern int pwrite_zero, pread_zero; /* the next pwrite / pread calls return 0 (errno EINTR) */
 extern long pio_calls;
 /* The k-th allocation from now on fails (k < 0: none); disarm: none. */
 void arm_alloc(long k);

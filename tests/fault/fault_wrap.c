@@ -154,8 +154,10 @@ ssize_t __wrap_write(int fd, const void *p, size_t n)
 
 /* pwrite/pread: `pio_fail` calls fail with EIO; `pio_short` caps each
  * transfer at that many bytes (a short transfer, as a signal may cause);
+ * the next `pwrite_zero` pwrite calls and `pread_zero` pread calls return 0
+ * (no progress) with errno left at EINTR, as write_zero does;
  * fchmod: `fchmod_fail` calls fail with EPERM. */
-int pio_fail, pio_short, fchmod_fail;
+int pio_fail, pio_short, pwrite_zero, pread_zero, fchmod_fail;
 long pio_calls;
 
 /* One pwrite/pread call: 1 = fail it (errno EIO), else *n is capped at pio_short. */
@@ -171,14 +173,25 @@ static int pio_inject(size_t *n)
     return 0;
 }
 
+/* 1 when *zero asks for one more call that returns 0 (errno EINTR). */
+static int pio_zero(int *zero)
+{
+    if (*zero <= 0) return 0;
+    (*zero)--;
+    errno = EINTR;
+    return 1;
+}
+
 ssize_t __wrap_pwrite(int fd, const void *p, size_t n, off_t at)
 {
-    return pio_inject(&n) ? -1 : __real_pwrite(fd, p, n, at);
+    if (pio_inject(&n)) return -1;
+    return pio_zero(&pwrite_zero) ? 0 : __real_pwrite(fd, p, n, at);
 }
 
 ssize_t __wrap_pread(int fd, void *p, size_t n, off_t at)
 {
-    return pio_inject(&n) ? -1 : __real_pread(fd, p, n, at);
+    if (pio_inject(&n)) return -1;
+    return pio_zero(&pread_zero) ? 0 : __real_pread(fd, p, n, at);
 }
 
 int __wrap_fchmod(int fd, mode_t mode)

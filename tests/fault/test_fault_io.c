@@ -102,6 +102,74 @@ Test(fault_write, positioned_io_errors_and_short_transfers)
     rmdir(dir);
 }
 
+/* pwrite and pread that return 0 for n > 0 make no progress: like
+ * rsv__write_all, rsv__pwrite_all and rsv__pread_all report it (-1; pread's
+ * errno EIO) after that one call instead of calling again (kv03_layout.h),
+ * whatever errno holds (a stale EINTR). Through the API: a path writer whose
+ * header pwrite (or body re-read) makes no progress fails its commit with
+ * RSV_ERR_IO and leaves no file (kv03.h). */
+Test(fault_write, positioned_zero_progress_is_an_error_not_a_retry)
+{
+    char dir[] = "/tmp/rsv_pio0_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/f", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    cr_assert(fd >= 0);
+    uint8_t msg[100], got[100];
+    for (int i = 0; i < 100; i++) msg[i] = (uint8_t)(i * 5 + 3);
+
+    pio_calls = 0;
+    pwrite_zero = 1;
+    int rc = rsv__pwrite_all(fd, msg, 100, 5);
+    pwrite_zero = 0;
+    cr_assert_eq(rc, -1, "a pwrite returning 0 must be an error");
+    cr_assert_eq(pio_calls, 1, "pwrite called %ld times: retried after no progress", pio_calls);
+    /* without the fault the same call succeeds in one pwrite */
+    pio_calls = 0;
+    cr_assert_eq(rsv__pwrite_all(fd, msg, 100, 5), 0);
+    cr_assert_eq(pio_calls, 1);
+
+    pio_calls = 0;
+    pread_zero = 1;
+    errno = 0;
+    rc = rsv__pread_all(fd, got, 100, 5);
+    int err = errno;
+    pread_zero = 0;
+    cr_assert_eq(rc, -1, "a pread returning 0 must be an error");
+    cr_assert_eq(err, EIO);
+    cr_assert_eq(pio_calls, 1, "pread called %ld times: retried after no progress", pio_calls);
+    pio_calls = 0;
+    memset(got, 0, sizeof got);
+    cr_assert_eq(rsv__pread_all(fd, got, 100, 5), 0);
+    cr_assert_eq(pio_calls, 1);
+    cr_assert(memcmp(got, msg, 100) == 0);
+    close(fd);
+    unlink(path);
+
+    /* the path writer: its only pwrite is the commit's header and directory */
+    pwrite_zero = 1;
+    rsv_status st = op_path_writer(dir, NULL, NULL);
+    int left = pwrite_zero;
+    pwrite_zero = 0;
+    cr_assert_eq(left, 0, "the commit made no pwrite");
+    cr_assert_eq(st, RSV_ERR_IO, "commit after a pwrite of no progress: status %d", (int)st);
+    cr_assert_eq(entries(dir), 0, "a file was left after the failed commit");
+    /* its body re-read (the body CRC) */
+    pread_zero = 1;
+    st = op_path_writer(dir, NULL, NULL);
+    left = pread_zero;
+    pread_zero = 0;
+    cr_assert_eq(left, 0, "the commit made no pread");
+    cr_assert_eq(st, RSV_ERR_IO, "commit after a pread of no progress: status %d", (int)st);
+    cr_assert_eq(entries(dir), 0, "a file was left after the failed commit");
+    /* and without a fault it commits the §12.3 file */
+    cr_assert_eq(op_path_writer(dir, NULL, NULL), RSV_OK);
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    expect_path_12_3(path, "path writer after the zero-progress runs");
+    unlink(path);
+    rmdir(dir);
+}
+
 /* The directory fsync after a rename, for each shape of path: no slash (the
  * working directory), a file in the root ("/" itself), a nested path; a
  * missing directory is -1, and so is a "directory" that is a regular file

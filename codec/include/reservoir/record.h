@@ -103,10 +103,11 @@ RSV_API rsv_status rsv_put_key_fc(rsv_writer *w, const uint8_t *prev, size_t npr
 RSV_API rsv_status rsv_put_key_kv03(rsv_writer *w, const uint8_t *key, size_t nkey, uint64_t local);
 
 /* Bit-level helpers for rebuilding keys in place. */
-/* Compare the bit strings of two views (first differing bit, then length). */
+/* Compare the bit strings of two views (first differing bit, then length):
+ * exactly -1, 0 or 1 as a is less than, equal to, greater than b. */
 RSV_API int rsv_view_compare(rsv_view a, rsv_view b);
-/* Same order as rsv_view_compare, and *lcp = the number of leading bits the
- * two views share. */
+/* The same value as rsv_view_compare, and *lcp = the number of leading bits
+ * the two views share. */
 RSV_API int rsv_view_lcp(rsv_view a, rsv_view b, uint64_t *lcp);
 /* Write the bits of v into buf starting at bit `at` (MSB-first); bits of buf
  * before `at` in the same byte are kept, later bits of the last touched byte
