@@ -555,3 +555,54 @@ Test(oracle_v2_codes, transition_tail_at_extent)
     expect_walk_fail_both(f, n, RSV_ERR_TRUNCATED_FIELD, 1, 27);
     free(f);
 }
+
+/* ---- the logical-key order (§1.2: C || K as a bit string) ---------------- */
+
+static int lcmp(const uint8_t *ca, uint64_t na, const char *ka, size_t kla, const uint8_t *cb, uint64_t nb,
+                const char *kb, size_t klb)
+{
+    rsv_oracle_crecord a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.code = (rsv_oracle_code){ca, na};
+    a.rec.key = (const uint8_t *)ka;
+    a.rec.key_len = kla;
+    b.code = (rsv_oracle_code){cb, nb};
+    b.rec.key = (const uint8_t *)kb;
+    b.rec.key_len = klb;
+    int ab = rsv_oracle_logical_compare(&a, &b), ba = rsv_oracle_logical_compare(&b, &a);
+    cr_assert(ab == -ba, "antisymmetry: %d and %d", ab, ba);
+    return ab;
+}
+
+/* Same code (one record family): the keys' bytes decide, unsigned, a proper
+ * prefix first; bits of a code's last byte past its length are not part of it
+ * (0x80 and 0xFF are both the 1-bit code `1`). */
+Test(oracle_v2_order, same_code_orders_by_key_bytes)
+{
+    static const uint8_t one[] = {0x80}, one_dirty[] = {0xFF}, c9[] = {0xA5, 0x00}, c9_dirty[] = {0xA5, 0x7F};
+    cr_assert_eq(lcmp(one, 1, "a", 1, one, 1, "b", 1), -1);
+    cr_assert_eq(lcmp(one, 1, "a", 1, one_dirty, 1, "a", 1), 0);
+    cr_assert_eq(lcmp(one, 1, "a", 1, one, 1, "ab", 2), -1);
+    cr_assert_eq(lcmp(one, 1, "b", 1, one_dirty, 1, "ab", 2), 1);
+    cr_assert_eq(lcmp(one, 1, "", 0, one, 1, "\0", 1), -1);
+    cr_assert_eq(lcmp(one, 1, "\x80", 1, one, 1, "\x7f", 1), 1);
+    cr_assert_eq(lcmp(c9, 9, "\x80", 1, c9_dirty, 9, "\x80\x00", 2), -1);
+    cr_assert_eq(lcmp(NULL, 0, "k", 1, NULL, 0, "k", 1), 0);
+}
+
+/* Different codes: bit by bit over C || K.
+ *   `0` || ff (0 11111111) < `1` || 00 (1 00000000): bit 0.
+ *   `10` || 00 (10 00000000) < `1` || 7f (1 01111111): bit 2 is 0 against 1.
+ *   `1` || 40 (1 01000000) > `10` || 00 (10 00000000): bit 2 is 1 against 0.
+ *   `10101011` || (empty) = (empty code) || ab: the same 8 bits, equal.
+ *   `1` || (empty) < `10` || (empty): a proper prefix first. */
+Test(oracle_v2_order, different_codes_compare_bit_by_bit)
+{
+    static const uint8_t c0[] = {0x00}, c1[] = {0x80}, c10[] = {0x80}, cab[] = {0xAB};
+    cr_assert_eq(lcmp(c0, 1, "\xff", 1, c1, 1, "\x00", 1), -1);
+    cr_assert_eq(lcmp(c10, 2, "\x00", 1, c1, 1, "\x7f", 1), -1);
+    cr_assert_eq(lcmp(c1, 1, "\x40", 1, c10, 2, "\x00", 1), 1);
+    cr_assert_eq(lcmp(cab, 8, "", 0, NULL, 0, "\xab", 1), 0);
+    cr_assert_eq(lcmp(c1, 1, "", 0, c10, 2, "", 0), -1);
+}
