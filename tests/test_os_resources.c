@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "reservoir/file_io.h"
@@ -155,6 +157,36 @@ Test(os_resources, failed_and_empty_opens_keep_nothing)
     cr_assert_eq(unlink(empty), 0);
     cr_assert_eq(unlink(fifo), 0);
     cr_assert_eq(unlink(bad), 0);
+}
+
+/* kv03.h, rsv_kv03_open_path: "RSV_ERR_IO if it cannot be opened or mapped".
+ * A file that opens but cannot be mapped: in a child whose address-space
+ * limit (RLIMIT_AS) is lowered to 0, mmap(2) fails with ENOMEM for the
+ * 360-byte §12.3 file, which opens (RSV_OK) without the limit. The child
+ * makes only the one call under the limit (no allocation) and reports the
+ * status as its exit code. */
+Test(os_resources, unmappable_file_is_an_io_error)
+{
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open_path(path, NULL, &f), RSV_OK); /* the file itself is fine */
+    rsv_kv03_close(&f);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_AS, &rl) != 0) _exit(100);
+        rl.rlim_cur = 0;
+        if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(101);
+        rsv_kv03_file g;
+        rsv_status st = rsv_kv03_open_path(path, NULL, &g);
+        _exit(st == RSV_ERR_IO ? 0 : 102);
+    }
+    int ws = 0;
+    cr_assert_eq(waitpid(pid, &ws, 0), pid);
+    cr_assert(WIFEXITED(ws), "the child did not exit (status %d)", ws);
+    cr_assert_eq(WEXITSTATUS(ws), 0, "exit %d: 100/101 rlimit, 102 the open was not RSV_ERR_IO",
+                 WEXITSTATUS(ws));
 }
 
 /* The path writer holds the temporary's descriptor while it writes, and none

@@ -357,6 +357,23 @@ Test(writer_reject, ceiling_and_invalid_struct)
     rsv_writer_free(&w);
 }
 
+/* golomb.h, rsv_golomb_length: RSV_ERR_TOO_LARGE only when the length does
+ * not fit in u64. CODES.md §4.1: length = q + 1 + (w - 1 or w); for m = 1
+ * (w = 0, cutoff 0: unary) it is v + 1, so v = 2^64 - 2 is the longest code
+ * whose length fits (2^64 - 1 bits) and v = 2^64 - 1 the first that does not.
+ * For m >= 2 the quotient is at most (2^64 - 1) / 2, far from the edge. */
+Test(writer_reject, golomb_length_at_the_u64_edge)
+{
+    rsv_golomb g;
+    uint64_t nb = 0;
+    cr_assert_eq(rsv_golomb_init(&g, 1), RSV_OK);
+    cr_assert_eq(rsv_golomb_length(&g, MAX64 - 2, &nb), RSV_OK);
+    cr_assert_eq(nb, MAX64 - 1);
+    cr_assert_eq(rsv_golomb_length(&g, MAX64 - 1, &nb), RSV_OK, "2^64 - 1 bits fit in u64");
+    cr_assert_eq(nb, MAX64);
+    cr_assert_eq(rsv_golomb_length(&g, MAX64, &nb), RSV_ERR_TOO_LARGE, "2^64 bits do not fit");
+}
+
 /* rsv_writer_set_limit: a code that would cross the limit fails TOO_LARGE,
  * one that ends exactly on it succeeds. */
 Test(writer_reject, limit)
@@ -472,6 +489,33 @@ Test(writer_fixed, finish_pads_with_zeros)
                 free(out);
             rsv_writer_free(&w);
         }
+    }
+}
+
+/* writer.h, rsv_writer_finish: a growable writer "is left empty" (the bytes
+ * now belong to the caller), so it takes puts again like a fresh one. One
+ * bit after the finish is the byte 0x80 (CODES.md §2: MSB first, zero
+ * padded); also after a finish of a writer that never wrote. */
+Test(writer_fixed, growable_writer_is_empty_after_finish)
+{
+    for (int wrote = 0; wrote < 2; wrote++) {
+        rsv_writer w;
+        rsv_writer_init(&w);
+        if (wrote) cr_assert_eq(rsv_put(&w, 0x5A5A, 16), RSV_OK);
+        uint8_t *out = NULL;
+        size_t nb = 0;
+        cr_assert_eq(rsv_writer_finish(&w, &out, &nb), RSV_OK);
+        cr_assert_eq(nb, wrote ? 2u : 0u);
+        free(out);
+        cr_assert_eq(rsv_writer_bits(&w), 0);
+        cr_assert_eq(rsv_put(&w, 1, 1), RSV_OK);
+        cr_assert_eq(rsv_writer_bits(&w), 1);
+        cr_assert_eq(rsv_writer_data(&w)[0], 0x80);
+        cr_assert_eq(rsv_writer_finish(&w, &out, &nb), RSV_OK);
+        cr_assert_eq(nb, 1);
+        cr_assert_eq(out[0], 0x80);
+        free(out);
+        rsv_writer_free(&w);
     }
 }
 
