@@ -48,15 +48,23 @@ static int open_fds(void)
     return n;
 }
 
+/* A new directory from the template dir, the file path = dir/f opened
+ * read-write, and msg[i] = i * mul + add (100 bytes). */
+static int scratch_file(char *dir, char *path, size_t cap, uint8_t msg[100], unsigned mul, unsigned add)
+{
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, cap, "%s/f", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    cr_assert(fd >= 0);
+    for (unsigned i = 0; i < 100; i++) msg[i] = (uint8_t)(i * mul + add);
+    return fd;
+}
+
 Test(fault_write, positioned_io_errors_and_short_transfers)
 {
     char dir[] = "/tmp/rsv_pio_XXXXXX", path[64];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/f", dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    cr_assert(fd >= 0);
     uint8_t msg[100], got[100];
-    for (int i = 0; i < 100; i++) msg[i] = (uint8_t)(i * 7 + 1);
+    int fd = scratch_file(dir, path, sizeof path, msg, 7, 1);
 
     pio_calls = 0;
     pio_fail = 1;
@@ -111,12 +119,8 @@ Test(fault_write, positioned_io_errors_and_short_transfers)
 Test(fault_write, positioned_zero_progress_is_an_error_not_a_retry)
 {
     char dir[] = "/tmp/rsv_pio0_XXXXXX", path[64];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/f", dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    cr_assert(fd >= 0);
     uint8_t msg[100], got[100];
-    for (int i = 0; i < 100; i++) msg[i] = (uint8_t)(i * 5 + 3);
+    int fd = scratch_file(dir, path, sizeof path, msg, 5, 3);
 
     pio_calls = 0;
     pwrite_zero = 1;
