@@ -10,7 +10,7 @@
  *     8-byte word never straddles one: no guard placement can catch "load the
  *     aligned word holding p" at either end. Only the load-bounds oracle
  *     (RSV_LOAD_CHECK, docs/design.md) sees those; it is on in this test in
- *     the load-check build, through gp_pair's declared windows.
+ *     a build with RSV_LOAD_CHECK (the asan-ubsan preset), through gp_pair's declared windows.
  *
  * Here the view sits `gap` readable bytes (0-7) away from the page, the gap
  * bytes not part of the view:
@@ -24,7 +24,7 @@
  *     past it; an unaligned 8-byte load from the last byte faults for g < 7).
  *
  * Loads into the gap itself (1..g bytes outside the view) do not fault: they
- * fail only in the load-check build. Each view gets the full gp_battery
+ * fail only in a RSV_LOAD_CHECK build. Each view gets the full gp_battery
  * (every fixed width, take/skip, every code family, batch decoders) against
  * the oracle, for sizes 1-17, 24 and 40 bytes, start offsets 0-7 and unused
  * tail bits 0 and 5. */
