@@ -35,8 +35,9 @@ extern "C" {
 
 /* A code set (§10): m codes, code j = bits [ends[j-1] (0 for j = 0),
  * ends[j]) of `bits`, MSB-first; ends in host order, nondecreasing. The
- * arrays are borrowed for the reader's lifetime. Record indices refer to
- * this order (which need not be sorted). */
+ * arrays are borrowed for the reader's lifetime and must not change in it
+ * (rsv_stream_reader_init_set checks the set once, before the first
+ * record). Record indices refer to this order (which need not be sorted). */
 typedef struct rsv_code_set {
     const uint8_t *bits;
     const uint64_t *ends;
