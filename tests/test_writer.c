@@ -519,6 +519,31 @@ Test(writer_fixed, growable_writer_is_empty_after_finish)
     }
 }
 
+/* writer.h: a growable writer allocates on first use, at least 64 bytes,
+ * and every later growth at least doubles cap. One bit first, then 64-bit
+ * words up to 64 KiB: cap is 0 before the first put, >= 64 after it, and
+ * each change of cap at least doubles it. */
+Test(writer_fixed, growable_writer_grows_from_64_bytes_doubling)
+{
+    rsv_writer w;
+    rsv_writer_init(&w);
+    cr_assert_eq(w.cap, 0, "cap %zu before the first put", w.cap);
+    cr_assert_eq(rsv_put(&w, 1, 1), RSV_OK);
+    cr_assert_geq(w.cap, 64, "first allocation of %zu bytes", w.cap);
+    size_t cap = w.cap;
+    int grew = 0;
+    while (rsv_writer_nbytes(&w) < 65536) {
+        cr_assert_eq(rsv_put(&w, UINT64_C(0x0123456789ABCDEF), 64), RSV_OK);
+        if (w.cap != cap) {
+            cr_assert_geq(w.cap, 2 * cap, "cap %zu after %zu: less than doubled", w.cap, cap);
+            cap = w.cap;
+            grew++;
+        }
+    }
+    cr_assert_gt(grew, 0);
+    rsv_writer_free(&w);
+}
+
 /* ---- bulk appenders ------------------------------------------------------ */
 
 /* A growable writer holding `pre` prefix bits pv. */

@@ -67,6 +67,9 @@ int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at);
 int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at);
 int rsv__tmp_create(const char *path, char **tmp);
 int rsv__sync_dir(const char *path);
+/* codec/src/kv03_writer.h (internal): the merge's output-size hint; a failed
+ * realloc is RSV_ERR_NOMEM and leaves the buffer as it was */
+rsv_status rsv__kv03_writer_presize(rsv_kv03_writer *w, uint64_t bytes);
 
 /* ---- fault_wrap.c ---- */
 ssize_t __real_pread(int fd, void *p, size_t n, off_t at); /* the unwrapped call, for checks */

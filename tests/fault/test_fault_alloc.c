@@ -371,3 +371,36 @@ Test(fault_alloc, memory_writer_allocations_grow_logarithmically)
     rsv_kv03_writer_free(&w);
     cr_assert_leq(n, 64, "%ld allocations for %d records", n, (int)N);
 }
+
+/* rsv__kv03_writer_presize (kv03_writer.h, internal; the merge's size hint):
+ * "RSV_ERR_NOMEM leaves the buffer as it was (the writer stays usable)". Its
+ * realloc fails: the status is exactly RSV_ERR_NOMEM (the merge discards it,
+ * so only this direct call sees it), the buffer's capacity is unchanged,
+ * nothing leaks, and the writer then writes the §12.3 file of KV03.md. */
+Test(fault_alloc, writer_presize_failure_is_nomem_and_keeps_the_buffer)
+{
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    long live = live_blocks;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    rsv_kv03_writer_stats before, after;
+    rsv_kv03_writer_get_stats(&w, &before);
+    cr_assert_lt(before.buffer_capacity, 1u << 20);
+    arm_alloc(0);
+    rsv_status st = rsv__kv03_writer_presize(&w, 1u << 20);
+    int failed = alloc_failed;
+    disarm_alloc();
+    cr_assert(failed, "presize of 1 MiB made no allocation");
+    cr_assert_eq(st, RSV_ERR_NOMEM, "presize with a failed realloc: %s", rsv_status_name(st));
+    rsv_kv03_writer_get_stats(&w, &after);
+    cr_assert_eq(after.buffer_capacity, before.buffer_capacity, "capacity %llu, was %llu",
+                 (unsigned long long)after.buffer_capacity, (unsigned long long)before.buffer_capacity);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    cr_assert_eq(add_12(&w), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
+    expect_file_12_3(out, n, "writer after a failed presize");
+    free(out);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+}

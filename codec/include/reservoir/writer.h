@@ -33,7 +33,10 @@ typedef struct rsv_writer {
 /* The spec's ceiling on a writer's length: 2^64 - 8 bits. */
 #define RSV_WRITER_MAX_BITS (UINT64_MAX - 7)
 
-/* Growable writer; allocates on first use. */
+/* Growable writer; allocates on first use. Growth is geometric: the first
+ * allocation holds at least 64 bytes and every later one at least doubles
+ * cap (while cap <= SIZE_MAX / 2), so appending n bytes reallocates
+ * O(log n) times. */
 RSV_API void rsv_writer_init(rsv_writer *w);
 /* Fixed writer over buf[0..cap); overflowing it fails with RSV_ERR_TOO_LARGE
  * (the buffer is the implementation limit) and leaves the contents as they were. */
