@@ -8,6 +8,7 @@
  * (codes of at most 512 bits, longer → RSV_ERR_TOO_LARGE). */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -62,6 +63,36 @@ Test(api_arguments, golomb)
     cr_assert_eq(rsv_golomb_init(&g, 0), RSV_ERR_BAD_MODULUS);
     cr_assert_eq(rsv_golomb_length(&g, 1, &nb), RSV_ERR_BAD_MODULUS);
     cr_assert_eq(rsv_eg_length(5, 64), 0); /* golomb.h: 0 for k > 63 */
+}
+
+/* golomb.h's fields, hand-computed from their documented definitions:
+ * w = bitlen(m - 1), cutoff = (2^w - m) mod 2^64, mask = 2^w - 1,
+ * L = floor((2^64 - 1) / m), longcut (2^63 + cutoff * 2^(64-w); 0 for w = 0;
+ * 2^63 for w = 64), qfast = min(L, 64); m = 0: every field 0, whatever the
+ * struct held before. */
+static void golomb_fields(uint64_t m, uint64_t cutoff, uint64_t mask, uint64_t L, uint64_t longcut, unsigned w,
+                          unsigned qfast)
+{
+    rsv_golomb g;
+    memset(&g, 0xAA, sizeof g);
+    cr_assert_eq(rsv_golomb_init(&g, m), m ? RSV_OK : RSV_ERR_BAD_MODULUS);
+    cr_assert_eq(g.m, m);
+    cr_assert_eq(g.cutoff, cutoff, "m %" PRIu64 ": cutoff %" PRIu64, m, g.cutoff);
+    cr_assert_eq(g.mask, mask, "m %" PRIu64 ": mask %" PRIx64, m, g.mask);
+    cr_assert_eq(g.L, L, "m %" PRIu64 ": L %" PRIu64, m, g.L);
+    cr_assert_eq(g.longcut, longcut, "m %" PRIu64 ": longcut %" PRIx64, m, g.longcut);
+    cr_assert_eq(g.w, w, "m %" PRIu64 ": w %u", m, g.w);
+    cr_assert_eq(g.qfast, qfast, "m %" PRIu64 ": qfast %u", m, g.qfast);
+}
+
+Test(api_arguments, golomb_init_fields)
+{
+    golomb_fields(0, 0, 0, 0, 0, 0, 0);
+    golomb_fields(1, 0, 0, UINT64_MAX, 0, 0, 64);
+    /* m = 3: w = 2, cutoff 1, longcut 2^63 + 2^62 */
+    golomb_fields(3, 1, 3, UINT64_C(6148914691236517205), UINT64_C(0xC000000000000000), 2, 64);
+    /* m = 2^63 + 1: w = 64, cutoff 2^64 - m = 2^63 - 1, L = 1 */
+    golomb_fields((UINT64_C(1) << 63) + 1, (UINT64_C(1) << 63) - 1, UINT64_MAX, 1, UINT64_C(1) << 63, 64, 1);
 }
 
 Test(api_arguments, kv03_writer)
