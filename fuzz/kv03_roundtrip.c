@@ -12,7 +12,9 @@
  *      each record's code index), frames (with rsv_kv03_code's bits),
  *      scan and seek_code, and the file decodes to exactly the input
  *      records with their codes (v1: C0);
- *   3. when the flags' high nibble is 0xF (1 input in 16): written again by
+ *   3. for one input in 16 (rsv_fuzz_one_in: a hash of the whole input, so
+ *      the share of executions stays 1/16 however many path-writer inputs
+ *      the corpus keeps; a flag in the input reached 15-35 %): written again by
  *      a path writer (rsv_kv03_writer_init_path, a flush bound of 1-64 bytes
  *      from the input, so the sink flushes many times) into $TMPDIR (else
  *      /dev/shm, else /tmp): same status and failing record as the in-memory
@@ -33,6 +35,7 @@
 #include "kv03_fuzz.h"
 #include "kv03_rt.h"
 #include "kv03_parse_check.h"
+#include "reservoir/crc32c.h"
 #include "reservoir/kv03.h"
 #include "reservoir/oracle_kv03.h"
 
@@ -158,8 +161,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rsv_kvf_fail(T, "encode status: writer %s (record %zu), batch %s, oracle %s (record %zu)", sn(wst), wbad,
                      sn(bst), sn(ost), obad);
     if (rsv_fuzz_tracing())
-        fprintf(stderr, "kv03_roundtrip: %zu records, %s, encode %s\n", t.r.n, t.multi ? "code set" : "one code",
-                sn(ost));
+        fprintf(stderr, "kv03_roundtrip: %zu records, %s, encode %s, file %zu bytes, CRC32C %08" PRIx32 "\n", t.r.n,
+                t.multi ? "code set" : "one code", sn(ost), on, ost == RSV_OK ? rsv_crc32c(0, ob, on) : 0u);
     if (ost == RSV_OK) {
         if (wn != on || bn != on || memcmp(wb, ob, on) != 0 || memcmp(bb, ob, on) != 0) {
             rsv_kvf_dump("codec writer", wb, wn);
@@ -168,7 +171,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         read_back(&t, ob, on);
     }
-    if ((t.flags >> 4) == 0xFu) path_write(&t, rsv_fuzz_u8(&in), wst, wbad, ob, on);
+    int path = rsv_fuzz_one_in(data, size, 16);
+    uint8_t knob = path ? rsv_fuzz_u8(&in) : 0;
+    if (rsv_fuzz_tracing())
+        fprintf(stderr, "kv03_roundtrip: path writer %s (flush bound %u bytes, %s), %zu input bytes not read\n",
+                path ? "on" : "off", 1u + (knob & 63u), (knob & 64u) ? "open_path_copy" : "open_path",
+                rsv_fuzz_remaining(&in));
+    if (path) path_write(&t, knob, wst, wbad, ob, on);
     free(ob);
     free(wb);
     free(bb);

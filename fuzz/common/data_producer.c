@@ -24,7 +24,7 @@ unsigned rsv_fuzz_range_nbytes(uint64_t span)
 }
 
 /* Up to `nbytes` (<= 8) bytes from the end, the last byte most significant. */
-static uint64_t take_back(rsv_fuzz_producer *p, unsigned nbytes)
+RSV_FUZZ_NO_COVERAGE static uint64_t take_back(rsv_fuzz_producer *p, unsigned nbytes)
 {
     uint64_t x = 0;
     for (unsigned i = 0; i < nbytes && p->size > 0; i++) {
@@ -63,6 +63,16 @@ const uint8_t *rsv_fuzz_rest(rsv_fuzz_producer *p, size_t *n)
     *n = p->size;
     p->size = 0;
     return p->data;
+}
+
+RSV_FUZZ_NO_COVERAGE int rsv_fuzz_one_in(const uint8_t *data, size_t size, unsigned n)
+{
+    uint64_t h = 14695981039346656037u; /* FNV-1a 64 offset basis */
+    for (size_t i = 0; i < size; i++) {
+        h ^= data[i];
+        h *= 1099511628211u; /* FNV 64 prime */
+    }
+    return n <= 1 || (uint32_t)(h >> 32) % n == 0;
 }
 
 int rsv_fuzz_tracing(void)

@@ -49,6 +49,25 @@ rsv_fuzz_producer rsv_fuzz_split_tail(rsv_fuzz_producer *p, size_t n);
  * *n; the producer is empty afterwards. */
 const uint8_t *rsv_fuzz_rest(rsv_fuzz_producer *p, size_t *n);
 
+/* On a helper whose comparisons say nothing about the input's bytes (a sort
+ * comparator's index tie-break, a hash loop, the producer's own byte
+ * counting): no coverage instrumentation, so no trace-cmp call per compare
+ * and no edge features for libFuzzer to keep books on. Clang only (the AFL++
+ * and OSS-Fuzz builds are clang too; gcc builds have no such pass). */
+#if defined(__clang__)
+#define RSV_FUZZ_NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define RSV_FUZZ_NO_COVERAGE
+#endif
+
+/* 1 for one input in n (n >= 1), chosen by a hash of all `size` bytes
+ * (64-bit FNV-1a, high 32 bits modulo n == 0): deterministic, and, unlike a
+ * flag read from the input, independent of what the corpus holds. libFuzzer
+ * keeps the inputs that reach new code, so a flag that turns on a costly
+ * step (kv03_roundtrip's path writer) ends up set in far more than its share
+ * of the mutated inputs; a mutant's hash is uniform whatever its parent's. */
+int rsv_fuzz_one_in(const uint8_t *data, size_t size, unsigned n);
+
 /* RSV_FUZZ_TRACE=1 (non-empty, not "0") in the environment: the targets
  * print what every input does (to read a seed or a crash input). Checked
  * once per process. */

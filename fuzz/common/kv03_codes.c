@@ -101,7 +101,7 @@ void rsv_kvf_gen_code_set(rsv_fuzz_producer *p, int allow_broken, rsv_kvf_set *s
 /* sort context (qsort has none) */
 static const rsv_kvf_recs *g_recs;
 
-static int logical_cmp(const void *a, const void *b)
+RSV_FUZZ_NO_COVERAGE static int logical_cmp(const void *a, const void *b)
 {
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
     const rsv_record *x = &g_recs->codec[i], *y = &g_recs->codec[j];

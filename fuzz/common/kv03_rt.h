@@ -5,8 +5,8 @@
  * Layout (consumed from the END of the input, data_producer.h):
  *   u8 flags: bits 0-2 all set = keep the generated key order (usually
  *     unsorted); bit 3 = format revision v2 (a code set and a code per
- *     record); high nibble 0xF = kv03_roundtrip's path writer (one input in
- *     16; stream_roundtrip ignores it)
+ *     record); bits 4-7 unused (kv03_roundtrip's path writer is chosen by a
+ *     hash of the whole input, rsv_fuzz_one_in, not by a flag)
  *   the policy, the one code C0 and the records (kv03_fuzz.h)
  *   v2 only: the code set (kv03_codes.h: 2-16 prefix-free codes of 1-12 bits,
  *     sometimes one of 65-128 bits) and per record a u8 choosing its code; the
