@@ -98,6 +98,7 @@ static void path_write(const rsv_kvf_rt *t, uint8_t knob, rsv_status want, size_
                      want_bad);
     if (st != RSV_OK) {
         if (access(path, F_OK) == 0) rsv_kvf_fail(T, "path writer failed with %s but %s exists", sn(st), path);
+        if (rsv_fuzz_tracing()) fprintf(stderr, "kv03_roundtrip: path writer compared: %s, no file left\n", sn(st));
         return;
     }
     rsv_kv03_file f;
@@ -107,6 +108,7 @@ static void path_write(const rsv_kvf_rt *t, uint8_t knob, rsv_status want, size_
         rsv_kvf_fail(T, "path writer's file differs from the oracle's (%" PRIu64 " vs %zu bytes)", f.size, n);
     rsv_kv03_close(&f);
     unlink(path);
+    if (rsv_fuzz_tracing()) fprintf(stderr, "kv03_roundtrip: path writer compared: %zu bytes on disk\n", n);
 }
 
 /* The oracle's batch encoding (v1 with C0, or v2 with each record's code). */

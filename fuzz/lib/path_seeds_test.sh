@@ -8,7 +8,9 @@
 # 2026-12-05 the path-* seeds were meant to reach it through a flag nibble
 # they did not have, and no test noticed. This test runs every
 # CORPUS/path-* file through the replay binary BIN with RSV_FUZZ_TRACE=1 and
-# requires, for each, exit status 0 and the trace line "path writer on"; and
+# requires, for each, exit status 0 and the trace lines "path writer on" and
+# "path writer compared" (the step ran to its comparisons, not to an early
+# return such as "no usable temporary directory"); and
 # over all of them both open variants (open_path, open_path_copy) and a
 # flush bound of 1 byte (the sink's smallest). Prints "N passed, N failed".
 set -uo pipefail
@@ -20,7 +22,7 @@ for f in "$corpus"/path-*; do
     rc=0
     out=$(RSV_FUZZ_TRACE=1 "$bin" "$f" 2>&1) || rc=$?
     line=$(grep -m1 'kv03_roundtrip: path writer on' <<<"$out")
-    if [[ $rc == 0 && -n $line ]]; then
+    if [[ $rc == 0 && -n $line ]] && grep -q 'kv03_roundtrip: path writer compared: ' <<<"$out"; then
         passed=$((passed + 1))
         [[ $line == *"open_path_copy"* ]] && copy=$((copy + 1)) || plain=$((plain + 1))
         [[ $line == *"flush bound 1 bytes"* ]] && one=$((one + 1))
