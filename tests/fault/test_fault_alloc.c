@@ -412,8 +412,9 @@ Test(fault_alloc, writer_presize_failure_is_nomem_and_keeps_the_buffer)
  * bytes; the merge's size hint (rsv__kv03_writer_presize) grows the buffer to
  * the 288 bytes of header room + the hint + 8 bytes of store slack, checked
  * here through buffer_capacity. With a buffer of exactly 720 = 2 * 360 bytes
- * finish allocates nothing: the next allocation armed to fail is never
- * reached and the file is §12.3's. One byte more (721) is more than twice
+ * that step allocates nothing, and for §12.3's records nothing else in finish
+ * does either (the block-offset table already has its extra slot): the next
+ * allocation armed to fail is never reached and the file is §12.3's. One byte more (721) is more than twice
  * the file: finish shrinks the buffer, and that realloc failing is
  * RSV_ERR_NOMEM. Nothing leaks either way. */
 Test(fault_alloc, memory_finish_keeps_a_buffer_of_at_most_twice_the_file)
