@@ -1,7 +1,8 @@
 /* Allocation failures (fault.h): every allocation of an operation fails in
  * turn; the leak count; a failed finish poisons; code-list growth failing in
  * turn; the merge's heap sort array; the record batch allocates nothing when
- * warm; the writer's allocations grow logarithmically. */
+ * warm; the writer's allocations grow logarithmically; finish keeps a data
+ * buffer of at most twice the file. */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _POSIX_C_SOURCE 200809L
 #include "fault.h"
@@ -403,4 +404,51 @@ Test(fault_alloc, writer_presize_failure_is_nomem_and_keeps_the_buffer)
     free(out);
     rsv_kv03_writer_free(&w);
     cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+}
+
+/* kv03.h, rsv_kv03_writer_finish: the file is the writer's data buffer
+ * itself, reallocated to the file's size only when that buffer is smaller
+ * than the file or more than twice it. The §12.3 file of KV03.md is 360
+ * bytes; the merge's size hint (rsv__kv03_writer_presize) grows the buffer to
+ * the 288 bytes of header room + the hint + 8 bytes of store slack, checked
+ * here through buffer_capacity. With a buffer of exactly 720 = 2 * 360 bytes
+ * that step allocates nothing, and for §12.3's records nothing else in finish
+ * does either (the block-offset table already has its extra slot): the next
+ * allocation armed to fail is never reached and the file is §12.3's. One byte more (721) is more than twice
+ * the file: finish shrinks the buffer, and that realloc failing is
+ * RSV_ERR_NOMEM. Nothing leaks either way. */
+Test(fault_alloc, memory_finish_keeps_a_buffer_of_at_most_twice_the_file)
+{
+    for (uint64_t extra = 0; extra <= 1; extra++) {
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        rsv_kv03_writer w;
+        long live = live_blocks;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        cr_assert_eq(add_12(&w), RSV_OK);
+        rsv_kv03_writer_stats s;
+        rsv_kv03_writer_get_stats(&w, &s);
+        cr_assert_lt(s.buffer_capacity, 720, "buffer of %llu bytes before the hint",
+                     (unsigned long long)s.buffer_capacity);
+        cr_assert_eq(rsv__kv03_writer_presize(&w, 720 - 288 - 8 + extra), RSV_OK);
+        rsv_kv03_writer_get_stats(&w, &s);
+        cr_assert_eq(s.buffer_capacity, 720 + extra, "buffer of %llu bytes, want %llu",
+                     (unsigned long long)s.buffer_capacity, (unsigned long long)(720 + extra));
+        uint8_t *out = NULL;
+        size_t n = 0;
+        arm_alloc(0);
+        rsv_status st = rsv_kv03_writer_finish(&w, &out, &n);
+        int failed = alloc_failed;
+        disarm_alloc();
+        if (extra == 0) {
+            cr_assert(!failed, "finish allocated with a buffer of twice the file");
+            cr_assert_eq(st, RSV_OK, "finish: %s", rsv_status_name(st));
+            expect_file_12_3(out, n, "finish from a buffer of twice the file");
+            free(out);
+        } else {
+            cr_assert(failed, "finish did not shrink a buffer of more than twice the file");
+            cr_assert_eq(st, RSV_ERR_NOMEM, "finish with its shrink failed: %s", rsv_status_name(st));
+        }
+        rsv_kv03_writer_free(&w);
+        cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+    }
 }

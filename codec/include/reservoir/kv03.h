@@ -141,7 +141,12 @@ RSV_API rsv_status rsv_kv03_writer_add_coded_span(rsv_kv03_writer *w, const uint
                                                   uint64_t code_bits, const void *key,
                                                   size_t key_len, const rsv_value_span *v);
 /* Finish: the complete file in a malloc'd buffer (free() it). The writer is
- * then finished (RSV_ERR_STATE for further adds/finishes). */
+ * then finished (RSV_ERR_STATE for further adds/finishes). The buffer is the
+ * writer's data buffer itself (buffer_capacity bytes, the stream already at
+ * its file offset), reallocated to the file's size only when it is smaller
+ * than the file or more than twice it: with a buffer_capacity of at least
+ * the file's size and at most twice it, that step allocates nothing (and
+ * cannot fail with RSV_ERR_NOMEM). */
 RSV_API rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
 /* Same bytes but both CRC fields left zero (no CRC32C computed): for
  * in-memory consumers that never persist the file (WORKLOADS.md §5 merges).
