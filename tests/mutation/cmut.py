@@ -39,6 +39,15 @@ char const double float int long short signed unsigned void volatile static stru
 register extern inline _Bool bool size_t ssize_t uintptr_t intptr_t ptrdiff_t FILE
 """.split())
 
+# <stdint.h> names: a statement that starts with one of them followed by `*`
+# and a name is a pointer declaration (`uint8_t *h = hd, *d = ...;`), not a
+# multiplication. Only the declaration rule uses them: in casts they stay
+# unknown words, as before (with them `sizeof(uint64_t) - 1` would read as a
+# cast of -1).
+STDINT_TYPES = set("""
+int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intmax_t uintmax_t
+""".split())
+
 INT_RE = re.compile(r"^(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)([uUlL]*)$")
 
 
@@ -197,7 +206,7 @@ class Ctx:
             return True
         return (i + 1 < len(t) and t[i + 1].kind == "id") or (
             i + 2 < len(t) and t[i + 1].text == "*" and t[i + 2].kind == "id" and t[i].text[0].isalpha()
-            and t[i].text in self.types)
+            and (t[i].text in self.types or t[i].text in STDINT_TYPES))
 
     def _scan_top(self):
         t, i = self.t, 0
@@ -310,10 +319,22 @@ class Ctx:
             return "jump"
         if self.is_type_start(i) and t[i + 1].text not in ("=", "(", "[", "->", ".", "+=", "-=", "|=", "&=",
                                                            "^=", "<<=", ">>=", "++", "--"):
-            for k in range(i, e):
-                if t[k].text == "[":
-                    for m in range(k, match_close(t, k) + 1):
-                        self.decl_bracket[m] = True
+            # Array sizes are the brackets of the declarators, not those of
+            # an initializer (`*s = t + (off[7] - base)`: 7 is an index).
+            k, init = i, False
+            while k < e:
+                x = t[k]
+                if x.kind == "op" and x.text == "=":
+                    init = True
+                elif x.kind == "op" and x.text == ",":
+                    init = False
+                elif x.kind == "op" and x.text in ("(", "[", "{"):
+                    close = match_close(t, k)
+                    if x.text == "[" and not init:
+                        for m in range(k, close + 1):
+                            self.decl_bracket[m] = True
+                    k = close
+                k += 1
             return "decl"
         return "expr"
 

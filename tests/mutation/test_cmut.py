@@ -43,6 +43,18 @@ MEM_FIXTURE = r'''static uint64_t g(uint8_t *o, const uint8_t *q, size_t n, cons
 }
 '''
 
+# Declarations that start with a <stdint.h> type, pointer declarators, and
+# indices inside initializers (which are not array sizes).
+DECL_FIXTURE = r'''static uint32_t h(const uint8_t *t, const uint64_t *off, uint64_t base)
+{
+    uint8_t *a = (uint8_t *)t, *b = a + 2;
+    uint8_t *s = a + (off[7] - base);
+    uint64_t w[4] = {0}, v = off[3];
+    w[1] = off[2];
+    return (uint32_t)(a[0] + b[0] + s[0] + w[1] + v);
+}
+'''
+
 
 def gen(text=FIXTURE, path="codec/src/fixture.c"):
     return cmut.generate(path, text, cmut.typedef_names([text]), ERRS)
@@ -109,6 +121,17 @@ class Operators(unittest.TestCase):
     def test_shift_amount(self):
         self.assertEqual({x for x in muts(self.ms, "shift")},
                          {(12, 25, "s", "(s + 1)"), (12, 25, "s", "(s - 1)")})
+
+    def test_stdint_declarations(self):
+        ms = gen(DECL_FIXTURE)
+        sdl = muts(ms, "sdl")
+        self.assertFalse([x for x in sdl if x[0] in (3, 4, 5)], "declarations are never deleted")
+        self.assertIn((6, 5, "w[1] = off[2];", ";"), sdl)
+        c = muts(ms, "const")
+        self.assertTrue({(3, 41, "2", "3"), (3, 41, "2", "1")} <= c)   # initializer of the 2nd declarator
+        self.assertTrue({(4, 27, "7", "8"), (4, 27, "7", "6")} <= c)   # an index in an initializer
+        self.assertTrue({(5, 22, "0", "1"), (5, 34, "3", "4"), (5, 34, "3", "2")} <= c)
+        self.assertFalse([x for x in c if x[:2] == (5, 16)], "array size in a declaration")
 
     def test_statement_deletion_and_error_codes(self):
         sdl = muts(self.ms, "sdl")
