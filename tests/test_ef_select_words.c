@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "reservoir/ef.h"
+#include "reservoir/oracle_kv03.h"
 #include "../codec/src/ef_select.h" /* rsv__ef_select_portable (private) */
 #include "load_window.h"
 #include "testutil.h"
@@ -122,4 +123,39 @@ Test(ef_select_words, sparse_entry_past_h_is_corrupt)
     }
     free(sec);
     free(v);
+}
+
+/* KV03.md §4 select: "corrupt if P < i or hi = P − i > U >> L". With U near
+ * 2^64 that check is the only one that sees a too-large high part: hi << L
+ * wraps, and the later "v > U" test then passes a small v. Hand-computed for
+ * r = {0, 2^64 − 1}: L = bitlen(floor(U / 2)) − 1 = 62, U >> L = 3,
+ * H = 3 + 2 = 5; the valid high bits are 0 (entry 0) and 3 + 1 = 4 (entry 1).
+ * With only bit 4 set, select(0) finds P = 4, hi = 4 > 3: EF_CORRUPT, though
+ * (4 << 62) | 0 wraps to 0 <= U. The oracle (rsv_oracle_ef_select) agrees. */
+Test(ef_select_words, high_part_past_u_is_corrupt_where_the_value_wraps)
+{
+    const uint64_t v[2] = {0, UINT64_MAX};
+    rsv_ef_layout lay;
+    cr_assert_eq(rsv_ef_plan(v, 2, &lay), RSV_OK);
+    cr_assert_eq(lay.L, 62);
+    cr_assert_eq(lay.H, 5);
+    uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
+    uint8_t *sec = malloc((size_t)total);
+    rsv_ef_encode(v, &lay, sec);
+    uint8_t *lo = sec, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
+    cr_assert_eq(hi[0], 0x11, "the encoder's high bits 0 and 4");
+    rsv_ef ef;
+    rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
+    rsv_oracle_ef_view ov = {2, UINT64_MAX, 62, lo, lay.low_bytes, hi, lay.high_bytes, sa, lay.samples_bytes,
+                             sp, lay.sparse_bytes};
+    uint64_t x = 7, y = 7;
+    cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_OK);
+    cr_assert_eq(x, 0);
+    hi[0] = 0x10; /* only bit 4: entry 0's P = 4 */
+    x = 7;
+    cr_assert_eq(rsv_oracle_ef_select(&ov, 0, &y), RSV_ERR_EF_CORRUPT);
+    cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_ERR_EF_CORRUPT);
+    cr_assert_eq(x, 7, "no output on failure");
+    cr_assert_eq(rsv__ef_select_portable(&ef, 0, &x), RSV_ERR_EF_CORRUPT);
+    free(sec);
 }
