@@ -91,6 +91,22 @@ static int eg_plant1(unsigned a)
     rsv_status st = rsv_read_eg(&r, 5, &x);
     rsv_lw_end();
     printf("eg-plant1 status %d pos %" PRIu64 "\n", (int)st, rsv_reader_position(&r));
+    /* Two near misses the plant must leave alone (it fires only for k >= 5,
+     * exactly one bit short, z >= 2): k = 5, z = 1, one bit short
+     * (`01 1 1010`, 7 bits: EG_TRUNCATED_REMAINDER at 2z + 1 = 3), and
+     * k = 3, z = 2, one bit short (`001 01 10`, 7 bits: at 2z + 1 = 5). */
+    static const struct { unsigned k; uint8_t byte; } near[2] = {{5, 0x74}, {3, 0x2c}};
+    for (int j = 0; j < 2; j++) {
+        first[0] = near[j].byte;
+        v = rsv_view_make(first, 0, 7);
+        rsv_lw_none();
+        rsv_reader_init(&r, v);
+        rsv_lw_end();
+        rsv_lw_decode(v, 0);
+        st = rsv_read_eg(&r, near[j].k, &x);
+        rsv_lw_end();
+        printf("eg-plant1 near k %u status %d pos %" PRIu64 "\n", near[j].k, (int)st, rsv_reader_position(&r));
+    }
     free(buf);
     return 0;
 }

@@ -17,7 +17,9 @@ concerns, runs the same probe input three times:
 
 Then the eg-plant1 case: fuzz self-test plant 1 (compiled into both planted
 copies by RSV_SELFTEST_PLANT=1) must move the position of one truncated EG
-remainder by one bit, and the real codec must not.
+remainder by one bit, and the real codec must not; and two near misses (k = 5
+with z = 1, k = 3 with z = 2, each one bit short) must end at CODES.md's
+position in every binary: the plant is as rare as it says.
 
 Fails (exit 1) on any other outcome, and when it ran no case.
 usage: run_selftest.py REAL PLANTED PLANTED_NOCHECK ASAN(0|1)
@@ -115,6 +117,13 @@ for a in range(8):
         if rc != 0 or not m or int(m.group(1)) != 14 or int(m.group(2)) != want:
             failures.append("eg-plant1 alignment %d, %s: want status 14 at position %d, got rc %d: %s%s"
                             % (a, who, want, rc, out, err[-2000:]))
+        # the near misses (k = 5 with z = 1; k = 3 with z = 2): CODES.md's
+        # 2z + 1 from every binary, the plant being as rare as it says
+        for k, pos in ((5, 3), (3, 5)):
+            m = re.search(r"eg-plant1 near k %d status (\d+) pos (\d+)" % k, out)
+            if not m or int(m.group(1)) != 14 or int(m.group(2)) != pos:
+                failures.append("eg-plant1 near miss k = %d alignment %d, %s: want status 14 at position %d "
+                                "(the plant must not fire), got: %s" % (k, a, who, pos, out))
     if len(failures) == before:
         print("plant 1 eg-plant1 alignment %d: real codec at 5, both planted copies at 6" % a)
 
