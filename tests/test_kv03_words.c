@@ -31,6 +31,7 @@
 #include "../codec/src/kv03_writer.h" /* rsv__kv03_writer_add_framed: files with a given lcp */
 #include "kv03_diff.h"
 #include "reservoir/kv03.h"
+#include "reservoir/merge.h"
 #include "reservoir/oracle_kv03.h"
 #include "reservoir/stream.h"
 #include "testutil.h"
@@ -457,4 +458,54 @@ Test(kv03_words, frames_literal_words_option)
             cr_assert(inl > 0);
             free(bytes);
         }
+}
+
+/* The merge's one-word order check (merge.c, advance: a literal of at most 57
+ * bits compared with the previous key E in one word) at its limit: A = eight
+ * zero bytes, B = A with its last bit set, B framed with a retained length of
+ * 7 bits (KV03.md §2: readers accept any length up to the lcp, here 63). Then
+ * the literal is S = 64 − 7 = 57 bits, E has le = 57 bits after the retained
+ * part, and they differ only in the 57th: B > A, so the merge must accept the
+ * input (and emit both records, as the oracle's merge does); a check that
+ * compared only 56 bits would see two equal stretches of equal length and
+ * call the input UNSORTED. The same with B's last bit clear (B = A): UNSORTED
+ * from both. */
+Test(kv03_words, merge_order_check_at_the_57th_literal_bit)
+{
+    static const uint8_t ka[8] = {0}, kb[2][8] = {{0, 0, 0, 0, 0, 0, 0, 1}, {0}};
+    rsv_kv03_policy p = k_pol[0];
+    uint8_t *empty;
+    size_t ne;
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &empty, &ne), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    for (int dup = 0; dup < 2; dup++) {
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        rsv_value_span s = span_of(&(rsv_record){ka, 8, rsv_value_tombstone()});
+        cr_assert_eq(rsv__kv03_writer_add_framed(&w, 0, 64, rsv_view_make(ka, 0, 64), &s), RSV_OK);
+        cr_assert_eq(rsv__kv03_writer_add_framed(&w, 7, 64, rsv_view_make(kb[dup], 7, 57), &s), RSV_OK);
+        uint8_t *file, *out = NULL;
+        size_t n, nout = 0;
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &file, &n), RSV_OK);
+        rsv_kv03_writer_free(&w);
+        rsv_kv03_file f, fe;
+        cr_assert_eq(rsv_kv03_open(file, n, NULL, &f), RSV_OK);
+        cr_assert_eq(rsv_kv03_open(empty, ne, NULL, &fe), RSV_OK);
+        const rsv_kv03_file *in[2] = {&f, &fe};
+        rsv_status st = rsv_merge_files(in, 2, 0, &out, &nout);
+        rsv_oracle_bytes ob[2] = {{file, n}, {empty, ne}};
+        rsv_oracle_merge_result o;
+        rsv_status ost = rsv_oracle_kv03_merge(ob, 2, 0, &o);
+        cr_assert_eq(ost, dup ? RSV_ERR_UNSORTED : RSV_OK, "oracle: %s", rsv_status_name(ost));
+        cr_assert_eq(st, ost, "dup %d: merge %s, oracle %s", dup, rsv_status_name(st), rsv_status_name(ost));
+        if (st == RSV_OK)
+            cr_assert(nout == o.out_len && memcmp(out, o.out, nout) == 0, "merge output differs from the oracle's");
+        rsv_oracle_merge_result_free(&o);
+        free(out);
+        rsv_kv03_close(&fe);
+        rsv_kv03_close(&f);
+        free(file);
+    }
+    free(empty);
 }
