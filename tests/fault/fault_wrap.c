@@ -156,8 +156,11 @@ ssize_t __wrap_write(int fd, const void *p, size_t n)
  * transfer at that many bytes (a short transfer, as a signal may cause);
  * the next `pwrite_zero` pwrite calls and `pread_zero` pread calls return 0
  * (no progress) with errno left at EINTR, as write_zero does;
- * fchmod: `fchmod_fail` calls fail with EPERM. */
+ * fchmod: `fchmod_fail` calls fail with EPERM;
+ * fsync: counted in `fsync_calls`; the call numbered `fsync_fail_at` (1 =
+ * the next one, 0 = none) fails with EIO. */
 int pio_fail, pio_short, pwrite_zero, pread_zero, fchmod_fail;
+long fsync_calls, fsync_fail_at;
 long pio_calls;
 
 /* One pwrite/pread call: 1 = fail it (errno EIO), else *n is capped at pio_short. */
@@ -192,6 +195,17 @@ ssize_t __wrap_pread(int fd, void *p, size_t n, off_t at)
 {
     if (pio_inject(&n)) return -1;
     return pio_zero(&pread_zero) ? 0 : __real_pread(fd, p, n, at);
+}
+
+int __real_fsync(int fd);
+int __wrap_fsync(int fd)
+{
+    fsync_calls++;
+    if (fsync_fail_at > 0 && --fsync_fail_at == 0) {
+        errno = EIO;
+        return -1;
+    }
+    return __real_fsync(fd);
 }
 
 int __wrap_fchmod(int fd, mode_t mode)

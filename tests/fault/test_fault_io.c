@@ -220,3 +220,48 @@ Test(fault_write, atomic_write_failure_frees_and_leaves_nothing)
     cr_assert_eq(unlink(path), 0);
     cr_assert_eq(rmdir(dir), 0);
 }
+
+/* Every fsync of a path write, failing in turn (the k-th fsync of the
+ * operation fails with EIO, for every k until one run makes fewer than k
+ * fsyncs): the path writer and rsv_file_write_atomic. The first fsync is the
+ * temporary's, before the rename: its failure is RSV_ERR_IO with nothing
+ * left (no temporary, no destination), so an fsync that is skipped shows as
+ * a missing failure there. A later one is the directory's, after the rename
+ * (kv03.h, file_io.h: the complete file is then in place). A run without a
+ * failure gives the §12.3 file. */
+static void fsync_sweep(int atomic)
+{
+    char dir[] = "/tmp/rsv_fault_fsync_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    long k, calls = 0;
+    for (k = 1;; k++) {
+        long live = live_blocks;
+        fsync_calls = 0;
+        fsync_fail_at = k;
+        rsv_status st;
+        if (atomic) st = rsv_file_write_atomic(path, FILE_12_3, 360); /* §12.3: 360 bytes */
+        else st = op_path_writer(dir, NULL, NULL);
+        int failed = fsync_fail_at == 0;
+        fsync_fail_at = 0;
+        cr_assert_eq(live_blocks, live, "fsync %ld: %ld blocks not freed", k, live_blocks - live);
+        if (!failed) { /* fewer than k fsyncs: the run succeeded */
+            cr_assert_eq(st, RSV_OK);
+            calls = fsync_calls;
+            break;
+        }
+        cr_assert_eq(st, RSV_ERR_IO, "fsync %ld failed: %s", k, rsv_status_name(st));
+        if (k == 1) /* the temporary's fsync, before the rename */
+            cr_assert_eq(entries(dir), 0, "fsync 1 (the temporary's) failed but a file was left");
+        else /* the directory's, after the rename: the complete file */
+            cr_assert_eq(entries(dir), 1);
+        unlink(path);
+    }
+    cr_assert_eq(calls, 2, "%ld fsyncs: want the temporary's and the directory's", calls);
+    expect_path_12_3(path, atomic ? "rsv_file_write_atomic" : "path writer");
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(rmdir(dir), 0);
+}
+
+Test(fault_write, path_writer_fsyncs_the_temporary_before_the_rename) { fsync_sweep(0); }
+Test(fault_write, atomic_write_fsyncs_the_temporary_before_the_rename) { fsync_sweep(1); }
