@@ -111,15 +111,43 @@ static int eg_plant1(unsigned a)
     return 0;
 }
 
+/* The checker itself on a window of two ranges (push + also, as the
+ * harness declares a stream and its selector code): `also-in` loads the
+ * second range's 8 bytes (must pass), `also-gap` the byte just below it,
+ * between the two ranges (must abort). The slot of the second range is used
+ * once before with a range starting lower, so a checker that kept a stale
+ * start for it would let the gap through. */
+static int also_window(int gap)
+{
+#ifdef RSV_LOAD_CHECK
+    static uint8_t buf[64];
+    rsv__load_check_push(buf + 56, buf + 64);
+    rsv__load_check_also(buf, buf + 8);
+    rsv__load_check_pop();
+    rsv__load_check_push(buf + 56, buf + 64);
+    rsv__load_check_also(buf + 32, buf + 40);
+    if (gap) rsv__load_check(buf + 31, 1, NULL, NULL, __FILE__, __LINE__);
+    else rsv__load_check(buf + 32, 8, NULL, NULL, __FILE__, __LINE__);
+    rsv__load_check_pop();
+    printf("ok also-%s passed\n", gap ? "gap" : "in");
+    return 0;
+#else
+    (void)gap;
+    printf("no load check in this build\n");
+    return 3;
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped|eg-plant1 ALIGN\n");
+        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped|eg-plant1|also-in|also-gap ALIGN\n");
         return 2;
     }
     const char *c = argv[1];
     unsigned a = (unsigned)atoi(argv[2]) & 7;
     if (!strcmp(c, "eg-plant1")) return eg_plant1(a);
+    if (!strcmp(c, "also-in") || !strcmp(c, "also-gap")) return also_window(!strcmp(c, "also-gap"));
     int end_first = !strcmp(c, "align-down-end");
     int plant = !strcmp(c, "align-down") || end_first ? 1 : !strcmp(c, "head") ? 2 : !strcmp(c, "tail") ? 3
               : !strcmp(c, "skipped")                 ? 4 : 0;

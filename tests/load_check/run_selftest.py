@@ -127,6 +127,20 @@ for a in range(8):
     if len(failures) == before:
         print("plant 1 eg-plant1 alignment %d: real codec at 5, both planted copies at 6" % a)
 
+# The checker on a window of two ranges (push + also): a load of the second
+# range passes, a load of the byte just below it (between the ranges) aborts.
+cases += 1
+rc, out, err = run(real, "also-in", 0)
+if rc != 0 or not out.startswith("ok also-in"):
+    failures.append("also-in: a load inside the window's second range did not pass (rc %d): %s%s" % (rc, out, err))
+rc, out, err = run(real, "also-gap", 0)
+msg = next((l for l in err.splitlines() if l.startswith("rsv load check:")), "")
+if rc != -signal.SIGABRT or "outside the declared window" not in msg:
+    failures.append("also-gap: a load between the window's two ranges was not caught (rc %d, want SIGABRT): %s%s"
+                    % (rc, out, err[-2000:]))
+else:
+    print("caught  also-gap: a load between a window's two ranges")
+
 for f in failures:
     print("FAIL " + f)
 print("%d cases, %d failures" % (cases, len(failures)))
