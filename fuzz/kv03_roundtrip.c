@@ -14,7 +14,7 @@
  *      records with their codes (v1: C0);
  *   3. for one input in 16 (rsv_fuzz_one_in: a hash of the whole input, so
  *      the share of executions stays 1/16 however many path-writer inputs
- *      the corpus keeps; a flag in the input reached 15-35 %): written again by
+ *      the corpus keeps; the flag it replaced reached 11-22 %, docs/fuzzing.md round 6): written again by
  *      a path writer (rsv_kv03_writer_init_path, a flush bound of 1-64 bytes
  *      from the input, so the sink flushes many times) into $TMPDIR (else
  *      /dev/shm, else /tmp): same status and failing record as the in-memory
