@@ -16,7 +16,13 @@
 # builds of the replay or libfuzzer engines register them, and not MSan
 # builds (they test the fuzzing pipeline, which MSan does not change).
 # Each takes at most ~2 minutes (a cold build of one target, then <= 60 s of
-# fuzzing); RUN_SERIAL so that the budget is not shared with other tests.
+# fuzzing). Each fuzzes in one process (libFuzzer: one job; AFL++: one
+# instance), so PROCESSORS 1 gives it a core of its own under ctest -j N:
+# the 60 s budget is never shared with another test, and on the 2-core CI
+# machine two self-tests run side by side instead of one after the other
+# (RUN_SERIAL until 2026-12-05: about 70 s of CI with one core idle). Each
+# uses its own build tree and work directory (fuzz/lib/selftest.sh), so two
+# at once do not collide.
 if(NOT BUILD_TESTING OR NOT RSV_FUZZ_ENGINE MATCHES "^(replay|libfuzzer)$"
    OR CMAKE_C_FLAGS MATCHES "sanitize=memory")
   return()
@@ -44,7 +50,7 @@ foreach(engine libfuzzer afl)
     add_test(NAME ${_name}
       COMMAND ${CMAKE_COMMAND} -E env ${_rsv_st_env}
               ${RSV_BASH} ${PROJECT_SOURCE_DIR}/fuzz/fuzz selftest --engine ${engine} --plant ${plant} --seconds 60)
-    set_tests_properties(${_name} PROPERTIES LABELS "${_label}" TIMEOUT 240 SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+    set_tests_properties(${_name} PROPERTIES LABELS "${_label}" TIMEOUT 240 SKIP_RETURN_CODE 77 PROCESSORS 1)
   endforeach()
 endforeach()
 
