@@ -98,16 +98,23 @@ void rsv_kvf_gen_code_set(rsv_fuzz_producer *p, int allow_broken, rsv_kvf_set *s
     rsv_kvf_set_sync(s);
 }
 
-/* sort context (qsort has none) */
+/* sort context (qsort has none): the records and each set code's rank, the
+ * number of set codes the oracle orders strictly before it (equal codes get
+ * equal ranks), so that the comparator compares two integers where it
+ * compared two codes bit by bit: m^2 code compares per input instead of
+ * n log n (the sort was ~6 % of this target's instructions). */
 static const rsv_kvf_recs *g_recs;
+static size_t g_rank[RSV_KVF_MAX_CODES];
 
 RSV_FUZZ_NO_COVERAGE static int logical_cmp(const void *a, const void *b)
 {
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const rsv_record *x = &g_recs->codec[i], *y = &g_recs->codec[j];
-    rsv_oracle_code cx = {x->code, x->code_bits}, cy = {y->code, y->code_bits};
-    int c = rsv_oracle_code_compare(cx, cy);
-    if (!c) c = rsv_oracle_key_compare(x->key, x->key_len, y->key, y->key_len);
+    size_t ri = g_rank[g_recs->code_idx[i]], rj = g_rank[g_recs->code_idx[j]];
+    int c = ri < rj ? -1 : ri > rj;
+    if (!c) {
+        const rsv_record *x = &g_recs->codec[i], *y = &g_recs->codec[j];
+        c = rsv_oracle_key_compare(x->key, x->key_len, y->key, y->key_len);
+    }
     return c ? c : (i < j ? -1 : i > j);
 }
 
@@ -130,6 +137,14 @@ void rsv_kvf_assign_codes(rsv_fuzz_producer *p, const rsv_kvf_set *s, int sorted
     size_t *ci = malloc(n * sizeof *ci);
     if (!perm || !c || !o || !ci) abort();
     for (size_t i = 0; i < n; i++) perm[i] = i;
+    for (size_t j = 0; j < s->m; j++) {
+        rsv_oracle_code cj = {s->code[j].bytes, s->code[j].bits};
+        g_rank[j] = 0;
+        for (size_t k = 0; k < s->m; k++) {
+            rsv_oracle_code ck = {s->code[k].bytes, s->code[k].bits};
+            g_rank[j] += rsv_oracle_code_compare(ck, cj) < 0;
+        }
+    }
     g_recs = r;
     qsort(perm, n, sizeof *perm, logical_cmp);
     for (size_t i = 0; i < n; i++) {
