@@ -76,6 +76,18 @@ static rsv_status seek(rsv_kv03_frames *fw, uint64_t j)
     return st;
 }
 
+/* The seek proper, on a walker just initialized (dictionary checked). */
+static rsv_status seek_from_init(rsv_kv03_frames *fw, uint64_t j)
+{
+    const rsv_kv03_file *f = fw->f;
+    rsv_status st = seek(fw, j);
+    if (st) {
+        if (fw->i > 0 && fw->i == f->N && st == RSV_ERR_TERMINAL_MISMATCH) fw->i--; /* the last record */
+        return rsv__kv03_frames_poison(fw, st);
+    }
+    return RSV_OK;
+}
+
 rsv_status rsv_kv03_frames_seek_code(rsv_kv03_frames *fw, uint64_t j)
 {
     if (!fw || !fw->f) return RSV_ERR_INVALID_ARGUMENT;
@@ -85,12 +97,7 @@ rsv_status rsv_kv03_frames_seek_code(rsv_kv03_frames *fw, uint64_t j)
     rsv_status st = rsv_kv03_frames_init(fw, f); /* dictionary check (m >= 2) */
     fw->rsv__literal_words = words;
     if (st) return st;
-    st = seek(fw, j);
-    if (st) {
-        if (fw->i > 0 && fw->i == f->N && st == RSV_ERR_TERMINAL_MISMATCH) fw->i--; /* the last record */
-        return rsv__kv03_frames_poison(fw, st);
-    }
-    return RSV_OK;
+    return seek_from_init(fw, j);
 }
 
 rsv_status rsv_kv03_cursor_seek_code(rsv_kv03_cursor *c, uint64_t j)
@@ -98,9 +105,12 @@ rsv_status rsv_kv03_cursor_seek_code(rsv_kv03_cursor *c, uint64_t j)
     if (!c || !c->fw.f) return RSV_ERR_INVALID_ARGUMENT;
     const rsv_kv03_file *f = c->fw.f;
     if (j >= (f->m > 1 ? f->m : 1)) return RSV_ERR_INVALID_ARGUMENT;
+    /* The reset initializes the walker (dictionary check included), so the
+     * seek starts from it: rsv_kv03_frames_seek_code would initialize it and
+     * check the dictionary a second time. */
     rsv_status st = rsv_kv03_cursor_reset(c, f);
     if (st) return st;
-    st = rsv_kv03_frames_seek_code(&c->fw, j);
+    st = seek_from_init(&c->fw, j);
     c->key_len = 0; /* the next record starts fresh: record 0 or a code change */
     c->diag = c->fw.diag;
     return st;
