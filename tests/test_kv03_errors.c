@@ -121,6 +121,36 @@ Test(kv03_writer, errors_and_poison)
     rsv_kv03_writer_free(&w);
 }
 
+/* rsv_kv03_writer_diag after a rejected add (kv03.h: "the output bit count
+ * for writers"): the data-stream bits of the records accepted so far. With
+ * §12's records the counts are KV03.md §12.1's, summed by hand: 30, 47, 61
+ * and 97 bits after records 0..3; adding the last key again is UNSORTED
+ * (§11.1 step 3) at record k, with nothing written for it. Found by the
+ * seed-101 sample: with the store of diag.bit deleted
+ * (kv03_writer_c.sdl.52362259) no test looked at the bit. */
+Test(kv03_writer, diag_reports_the_output_bits_at_the_failure)
+{
+    static const uint64_t bits[4] = {30, 30 + 17, 30 + 17 + 14, 30 + 17 + 14 + 36};
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    for (size_t k = 1; k <= 4; k++) {
+        rsv_kv03_writer w;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        for (size_t i = 0; i < k; i++)
+            cr_assert_eq(rsv_kv03_writer_add(&w, RECS[i].key, RECS[i].key_len, RECS[i].value), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add(&w, RECS[k - 1].key, RECS[k - 1].key_len, rsv_value_tombstone()),
+                     RSV_ERR_UNSORTED);
+        rsv_kv03_diag d = rsv_kv03_writer_diag(&w);
+        cr_assert_eq(d.status, RSV_ERR_UNSORTED);
+        cr_assert_eq(d.record, k, "after %zu records: diag record %llu", k, (unsigned long long)d.record);
+        cr_assert_eq(d.bit, bits[k - 1], "after %zu records: diag bit %llu, want %llu (§12.1)", k,
+                     (unsigned long long)d.bit, (unsigned long long)bits[k - 1]);
+        /* poisoned: the diag keeps the first failure */
+        cr_assert_eq(rsv_kv03_writer_add(&w, "c", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
+        cr_assert_eq(rsv_kv03_writer_diag(&w).bit, bits[k - 1]);
+        rsv_kv03_writer_free(&w);
+    }
+}
+
 /* The writer's section placement (KV03.md §5): 8-aligned offsets after the
  * 192-byte directory, and the bound that keeps every body bit position in
  * 64 bits (body <= UINT64_MAX / 8 bytes). No file can get near the bound, so

@@ -185,6 +185,78 @@ Test(fault_alloc, memory_writer_failed_finish_poisons_the_writer)
 }
 
 
+/* The path writer's commit with each of its allocations failing in turn,
+ * for 1..33 records with W = 1 (a block per record): the block-offset table
+ * holds 16, then 32 entries, so with 16 and 32 records the commit's plan
+ * must grow it by one for the EF's last entry (kv03_envelope.c plan), an
+ * allocation no other sweep reaches (W = 15 with §12's 4 records keeps it
+ * at 16 entries). A failed allocation fails the commit (RSV_ERR_NOMEM, or
+ * RSV_ERR_IO from a step that could not get its buffer), poisons the writer
+ * (kv03.h: objects are "poisoned by their first failure") and ends it
+ * there: the failed allocation is the commit's last, no file or temporary
+ * is left (kv03.h) and nothing leaks. Without a failure the file opens and
+ * scans with all its records. Written while triaging the seed-101 sample
+ * (docs/mutation-runs.md): with the commit's check of its plan deleted
+ * (the `if (st) return finish_fail(w, st);` after plan() in
+ * rsv_kv03_writer_commit; checked by hand) the commit went on with an unset
+ * layout, and no test failed its plan before. */
+Test(fault_alloc, path_writer_commit_allocations_fail_in_turn)
+{
+    char dir[] = "/tmp/rsv_commit_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    p.W = 1;
+    long allocs[34] = {0}; /* allocations of a clean commit */
+    for (int nrec = 1; nrec <= 33; nrec++) {
+        for (long k = 0;; k++) {
+            cr_assert_lt(k, 100, "%d records: the commit still allocates after 100 allocations", nrec);
+            long live = live_blocks;
+            rsv_kv03_writer w;
+            cr_assert_eq(rsv_kv03_writer_init_path(&w, &p, NULL, 0, path), RSV_OK);
+            cr_assert_eq(add_n(&w, nrec), RSV_OK);
+            arm_alloc(k);
+            rsv_status st = rsv_kv03_writer_commit(&w);
+            int failed = alloc_failed;
+            long made = alloc_count;
+            disarm_alloc();
+            if (!failed) { /* fewer than k + 1 allocations: the commit succeeded */
+                cr_assert_eq(st, RSV_OK, "%d records: %s", nrec, rsv_status_name(st));
+                rsv_kv03_writer_free(&w);
+                cr_assert_eq(live_blocks, live, "%d records: %ld blocks not freed", nrec, live_blocks - live);
+                rsv_kv03_file f;
+                cr_assert_eq(rsv_kv03_open_path(path, &p, &f), RSV_OK);
+                cr_assert_eq(f.N, (uint64_t)nrec);
+                cr_assert_eq(rsv_kv03_scan(&f, NULL), RSV_OK, "%d records", nrec);
+                rsv_kv03_close(&f);
+                cr_assert_eq(unlink(path), 0);
+                allocs[nrec] = k;
+                break;
+            }
+            cr_assert(st == RSV_ERR_NOMEM || st == RSV_ERR_IO, "%d records, commit allocation %ld failed: %s", nrec,
+                      k, rsv_status_name(st));
+            cr_assert_eq(made, k + 1, "%d records, commit allocation %ld failed: %ld more allocations after it",
+                         nrec, k, made - k - 1);
+            cr_assert_eq(rsv_kv03_writer_commit(&w), RSV_ERR_POISONED, "%d records, allocation %ld", nrec, k);
+            rsv_kv03_writer_free(&w);
+            cr_assert_eq(live_blocks, live, "%d records, allocation %ld: %ld blocks not freed", nrec, k,
+                         live_blocks - live);
+            if (exists(path)) { /* only after the rename (the directory fsync's buffer): the complete file */
+                cr_assert_eq(st, RSV_ERR_IO);
+                cr_assert_eq(unlink(path), 0);
+            }
+            cr_assert_eq(entries(dir), 0, "%d records, allocation %ld failed: a temporary was left", nrec, k);
+        }
+    }
+    /* the plan's growth of the offset table is one more allocation, at 16
+     * and 32 records only */
+    for (int nrec = 2; nrec <= 33; nrec++)
+        cr_assert_eq(allocs[nrec], allocs[nrec - 1] + (nrec == 16 || nrec == 32) - (nrec == 17 || nrec == 33),
+                     "%d records: a clean commit makes %ld allocations, %d records %ld", nrec, allocs[nrec],
+                     nrec - 1, allocs[nrec - 1]);
+    cr_assert_eq(rmdir(dir), 0);
+}
+
 /* 40 codes of 64 bits (320 bytes of code bits: past the 72 inline bytes,
  * so the bits array moves to the heap and regrows) with each allocation
  * failing in turn (init, the code list's inline-to-heap moves and regrowths

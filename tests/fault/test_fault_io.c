@@ -265,3 +265,80 @@ static void fsync_sweep(int atomic)
 
 Test(fault_write, path_writer_fsyncs_the_temporary_before_the_rename) { fsync_sweep(0); }
 Test(fault_write, atomic_write_fsyncs_the_temporary_before_the_rename) { fsync_sweep(1); }
+
+/* Permissions ("r--p") of the mapping of this process that holds address a,
+ * from /proc/self/maps; 0 when none does. */
+static int map_perms(const void *a, char perms[5])
+{
+    FILE *m = fopen("/proc/self/maps", "r");
+    cr_assert_not_null(m);
+    char line[1024];
+    int found = 0;
+    uintptr_t x = (uintptr_t)a;
+    while (!found && fgets(line, sizeof line, m)) {
+        unsigned long lo, hi;
+        char p[5];
+        if (sscanf(line, "%lx-%lx %4s", &lo, &hi, p) == 3 && lo <= x && x < hi) {
+            memcpy(perms, p, 5);
+            found = 1;
+        }
+    }
+    fclose(m);
+    return found;
+}
+
+/* rsv_kv03_open_path_copy reads the file with pread into private memory
+ * (kv03.h): "A file that shrinks during the read is RSV_ERR_IO (errno EIO)",
+ * as is a failing pread, with no descriptor and no copy kept; a clean read
+ * gives the file's bytes, "made read-only afterwards" (file_io.c,
+ * rsv__copy_file). Here the file is KV03.md §12.3 (360 bytes, written by
+ * the test); the first pread returns 0 (the file is empty by then, after
+ * the open measured 360 bytes), or fails with EIO. Found by the seed-101
+ * sample: with the success test of the mprotect inverted
+ * (file_io_c.ror.bce4b84f) the failed read's copy was made read-only and
+ * returned as a success, and a clean copy stayed writable. */
+Test(fault_write, copying_open_of_a_file_that_shrinks_is_an_io_error)
+{
+    char dir[] = "/tmp/rsv_copy_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/a.kv", dir);
+    FILE *out = fopen(path, "wb");
+    cr_assert_not_null(out);
+    cr_assert_eq(fwrite(FILE_12_3, 1, 360, out), 360);
+    cr_assert_eq(fclose(out), 0);
+
+    int before = open_fds();
+    for (int fault = 0; fault < 2; fault++) {
+        rsv_kv03_file f;
+        memset(&f, 0, sizeof f);
+        long live = live_blocks;
+        pio_calls = 0;
+        if (fault == 0) pread_zero = 1; /* the file shrank to 0 bytes */
+        else pio_fail = 1;              /* the read failed */
+        errno = 0;
+        rsv_status st = rsv_kv03_open_path_copy(path, NULL, &f);
+        int err = errno;
+        int left = pread_zero + pio_fail;
+        pread_zero = pio_fail = 0;
+        cr_assert_eq(left, 0, "fault %d: open_path_copy made no pread", fault);
+        cr_assert_eq(st, RSV_ERR_IO, "fault %d (%s): %s, want RSV_ERR_IO", fault,
+                     fault ? "pread failed" : "the file shrank", rsv_status_name(st));
+        cr_assert_eq(err, EIO, "fault %d: errno %d, want EIO", fault, err);
+        cr_assert_eq(pio_calls, 1, "fault %d: pread called %ld times", fault, pio_calls);
+        cr_assert_eq(open_fds(), before, "fault %d: a descriptor leaked", fault);
+        cr_assert_eq(live_blocks, live, "fault %d: %ld blocks not freed", fault, live_blocks - live);
+    }
+
+    /* no fault: the §12.3 bytes, in a private copy that is read-only */
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open_path_copy(path, NULL, &f), RSV_OK);
+    cr_assert_eq(f.size, 360);
+    cr_assert(memcmp(f.bytes, FILE_12_3, 360) == 0, "the copy is not the §12.3 file");
+    char perms[5];
+    cr_assert(map_perms(f.bytes, perms), "the copy is in no mapping");
+    cr_assert(perms[0] == 'r' && perms[1] == '-', "the copy is mapped \"%s\", want read-only", perms);
+    rsv_kv03_close(&f);
+    cr_assert_eq(open_fds(), before);
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(rmdir(dir), 0);
+}
