@@ -91,6 +91,35 @@ Test(kv03_v2_crafted, dictionary_order_prefix_and_equal)
     free(b);
 }
 
+/* Scan step 2 runs the §6.3 dictionary checks before the block offsets
+ * (KV03.md §9.2): a file whose dictionary is out of order (`0 01 11`, as
+ * above) and whose EF high part is also broken (section 2's first byte
+ * cleared, so block_offset(0) is no longer 0) scans to DICTIONARY_ORDER,
+ * not to the EF's error; the oracle agrees (engine: status, record, bit).
+ * A scan that skipped the dictionary's failure would report the EF's. */
+Test(kv03_v2_crafted, dictionary_order_before_the_block_offsets)
+{
+    size_t n;
+    uint8_t *b = spec_file(&n);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    size_t high = (size_t)(96 + f.sec_off[2]);
+    cr_assert(f.sec_len[2] > 0 && b[high] != 0);
+    b[high] = 0;
+    rsv_kv03d_reseal(b, n);
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    rsv_status ef_only = rsv_kv03_scan(&f, NULL);
+    cr_assert(ef_only != RSV_OK && ef_only != RSV_ERR_DICTIONARY_ORDER, "the EF patch alone: %s",
+              rsv_status_name(ef_only));
+    b[V2_DICT] = 0x38; /* 00111: `0`, `01`, `11` */
+    rsv_kv03d_reseal(b, n);
+    check("0 01 11 and a broken EF", b, n, (expect){RSV_ERR_DICTIONARY_ORDER, NONE, 0, RSV_ERR_DICTIONARY_ORDER});
+    rsv_kv03d_report rep;
+    rsv_kv03d_report_init(&rep);
+    cr_assert(rsv_kv03d_file(b, n, NULL, NULL, 0, &rep), "codec and oracle differ: %s", rep.msg);
+    free(b);
+}
+
 /* §6.3 step 4 with codes longer than 64 bits (the check compares them in
  * 64-bit pieces): D_0 = 0^100, D_1 = 0^50 1 0^59 1 0^9 (120 bits; first
  * difference at bit 50, inside both, 0 in D_0: in order), written by the

@@ -64,6 +64,17 @@
 #define RSV__PREFETCH(p) ((void)0)
 #endif
 
+/* The prefetch of a reader site, whose bounds lo/hi are those of a load
+ * there (reservoir/mem_impl.h). In RSV_LOAD_CHECK builds its address is
+ * checked like a 1-byte load, so "only inside the view" is checked too
+ * (nothing is loaded); otherwise lo and hi are not evaluated. The caller
+ * must have reservoir/mem_impl.h (through reader.h). */
+#ifdef RSV_LOAD_CHECK
+#define RSV__PREFETCH_IN(p, lo, hi) (rsv__load_check((p), 1, (lo), (hi), __FILE__, __LINE__), RSV__PREFETCH(p))
+#else
+#define RSV__PREFETCH_IN(p, lo, hi) RSV__PREFETCH(p)
+#endif
+
 /* ---- bit scans ----------------------------------------------------------- */
 
 /* rsv__clz64(x): leading zeros of x; rsv__ctz64(x): trailing zeros of x.

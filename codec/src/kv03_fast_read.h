@@ -59,8 +59,10 @@ static inline int rsv__fast_value(rsv_reader *r, rsv_value_span *v)
     rsv__fast_skip(r, 8 * n); /* in range: checked above */
     /* A long skipped value puts the next record in a cold cache line: start
      * fetching it now. A prefetch loads nothing architecturally and never
-     * faults, and it is only issued for an address inside the view. */
-    if (n >= 48 && r->pos < r->len) RSV__PREFETCH(r->data + ((r->off + r->pos) >> 3));
+     * faults, and it is only issued for an address inside the view (checked
+     * as a load in RSV_LOAD_CHECK builds). */
+    if (n >= 48 && r->pos < r->len)
+        RSV__PREFETCH_IN(r->data + ((r->off + r->pos) >> 3), RSV__READER_LO(r), RSV__READER_HI(r));
     v->kind = RSV_VALUE_PRESENT;
     v->len = n;
     v->width = r->pos - start;
