@@ -22,6 +22,7 @@
  *    the records. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -104,15 +105,45 @@ static void make_shape(rsv_rng *g, shape *s, size_t P, unsigned u, size_t Lb, in
     if (s->n == 3) cr_assert(rsv_key_compare(s->r[1].key, s->r[1].key_len, s->r[2].key, s->r[2].key_len) < 0);
 }
 
+/* Encodes r[0..n) with the default policy and opens the file; the caller
+ * frees *bytes. */
+static void encode_open_default(const rsv_record *r, size_t n, uint8_t **bytes, size_t *nb, rsv_kv03_file *f)
+{
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, n, bytes, nb), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(*bytes, *nb, NULL, f), RSV_OK);
+}
+
+/* Walks f with the cursor, both levels (cursor_next: keys and value spans;
+ * cursor_record: the values' bytes too), and compares with r[0..n). */
+static void check_cursor_walks(const rsv_kv03_file *f, const rsv_record *r, size_t n, const char *what)
+{
+    for (int level = 0; level < 2; level++) {
+        rsv_kv03_cursor c;
+        rsv_kv03_entry e;
+        rsv_status st;
+        int more;
+        size_t i;
+        rsv_kv03_cursor_init(&c, f);
+        for (i = 0; (st = level ? rsv_kv03_cursor_record(&c, &e, &more) : rsv_kv03_cursor_next(&c, &e, &more)) ==
+                        RSV_OK && more;
+             i++) {
+            cr_assert(i < n && e.key_len == r[i].key_len && !memcmp(e.key, r[i].key, e.key_len), "%s", what);
+            cr_assert(e.value.kind == r[i].value.kind && e.value.len == r[i].value.len, "%s", what);
+            if (level && e.value.len) cr_assert(!memcmp(e.value.data, r[i].value.data, e.value.len), "%s", what);
+        }
+        cr_assert(st == RSV_OK && i == n, "%s: %s after %zu records", what, rsv_status_name(st), i);
+        rsv_kv03_cursor_free(&c);
+    }
+}
+
 /* Bit offset (mod 8) of record 1's literal and value in a default-policy file. */
 static void offsets(const rsv_record *r, size_t n, unsigned *lit, unsigned *val)
 {
-    rsv_kv03_policy p = rsv_kv03_policy_default();
     uint8_t *bytes;
     size_t nb;
-    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, n, &bytes, &nb), RSV_OK);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(bytes, nb, NULL, &f), RSV_OK);
+    encode_open_default(r, n, &bytes, &nb, &f);
     rsv_kv03_frames fw;
     rsv_kv03_frame fr;
     int more;
@@ -385,21 +416,9 @@ Test(kv03_words, streams_flush_against_guard_pages)
             rsv_kv03_frames_init(&fw, &f);
             while (rsv_kv03_frames_next(&fw, &fr, &more) == RSV_OK && more) i++;
             cr_assert_eq(i, s.n);
-            for (int level = 0; level < 2; level++) {
-                rsv_kv03_cursor c;
-                rsv_kv03_entry e;
-                rsv_status st;
-                rsv_kv03_cursor_init(&c, &f);
-                for (i = 0; (st = level ? rsv_kv03_cursor_record(&c, &e, &more) : rsv_kv03_cursor_next(&c, &e, &more)) ==
-                                RSV_OK && more;
-                     i++) {
-                    cr_assert(i < s.n && e.key_len == s.r[i].key_len && !memcmp(e.key, s.r[i].key, e.key_len));
-                    cr_assert(e.value.kind == s.r[i].value.kind && e.value.len == s.r[i].value.len);
-                    if (level && e.value.len) cr_assert(!memcmp(e.value.data, s.r[i].value.data, e.value.len));
-                }
-                cr_assert(st == RSV_OK && i == s.n, "Lb %zu: %s after %zu", Lb, rsv_status_name(st), i);
-                rsv_kv03_cursor_free(&c);
-            }
+            char what[32];
+            snprintf(what, sizeof what, "Lb %zu", Lb);
+            check_cursor_walks(&f, s.r, s.n, what);
             munmap(gd.map, gd.len);
             free(bytes);
             /* the record stream, its last byte flush against the guard */
@@ -532,12 +551,10 @@ Test(kv03_words, long_last_value_ends_the_view_on_a_byte_boundary)
             }
             r[t] = (rsv_record){.key = last, .key_len = 1, .value = rsv_value_present(val, vlen)};
             size_t n = t + 1;
-            rsv_kv03_policy p = rsv_kv03_policy_default();
             uint8_t *bytes;
             size_t nb;
-            cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, n, &bytes, &nb), RSV_OK);
             rsv_kv03_file f;
-            cr_assert_eq(rsv_kv03_open(bytes, nb, NULL, &f), RSV_OK);
+            encode_open_default(r, n, &bytes, &nb, &f);
             if ((f.data.off + f.data.len) % 8 == 0) {
                 files++;
                 rsv_kv03_frames fw;
@@ -552,22 +569,9 @@ Test(kv03_words, long_last_value_ends_the_view_on_a_byte_boundary)
                     i++;
                 }
                 cr_assert_eq(i, n);
-                for (int level = 0; level < 2; level++) {
-                    rsv_kv03_cursor c;
-                    rsv_kv03_entry e;
-                    rsv_status st;
-                    rsv_kv03_cursor_init(&c, &f);
-                    for (i = 0; (st = level ? rsv_kv03_cursor_record(&c, &e, &more)
-                                            : rsv_kv03_cursor_next(&c, &e, &more)) == RSV_OK &&
-                                more;
-                         i++) {
-                        cr_assert(i < n && e.key_len == r[i].key_len && !memcmp(e.key, r[i].key, e.key_len));
-                        cr_assert(e.value.kind == r[i].value.kind && e.value.len == r[i].value.len);
-                        if (level && i == t) cr_assert(!memcmp(e.value.data, val, vlen));
-                    }
-                    cr_assert(st == RSV_OK && i == n, "vlen %zu, %zu tombstones: %s", vlen, t, rsv_status_name(st));
-                    rsv_kv03_cursor_free(&c);
-                }
+                char what[48];
+                snprintf(what, sizeof what, "vlen %zu, %zu tombstones", vlen, t);
+                check_cursor_walks(&f, r, n, what);
             }
             free(bytes);
             rsv_oracle_record o[17];
