@@ -489,6 +489,35 @@ Test(api_arguments, freed_writer_holds_nothing)
     cr_assert_eq(rmdir(dir), 0); /* nothing (temporary or output) left behind */
 }
 
+/* kv03.h, rsv_kv03_writer_finish: after a successful finish the data buffer
+ * is the caller's file, so the stats report buffered_bytes and
+ * buffer_capacity 0; before it both were non-zero (288 header-room bytes
+ * plus the stream). The same for finish_unsealed, the other in-memory
+ * finish. Kills kv03_envelope_c.sdl.c53f58fd: a writer that keeps its
+ * header-room offset after handing the buffer out reports 0 - 288 bytes. */
+Test(api_arguments, finished_writer_holds_no_buffer)
+{
+    for (int sealed = 0; sealed < 2; sealed++) {
+        rsv_kv03_writer w;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &k_pol, NULL, 0), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add(&w, "a", 1, rsv_value_present("xyz", 3)), RSV_OK);
+        rsv_kv03_writer_stats s;
+        rsv_kv03_writer_get_stats(&w, &s);
+        cr_assert(s.buffered_bytes > 0 && s.buffer_capacity > 0);
+        uint8_t *file;
+        size_t n;
+        cr_assert_eq(sealed ? rsv_kv03_writer_finish(&w, &file, &n) : rsv_kv03_writer_finish_unsealed(&w, &file, &n),
+                     RSV_OK);
+        rsv_kv03_writer_get_stats(&w, &s);
+        cr_assert_eq(s.buffered_bytes, 0, "sealed %d: buffered_bytes %llu after finish", sealed,
+                     (unsigned long long)s.buffered_bytes);
+        cr_assert_eq(s.buffer_capacity, 0, "sealed %d: buffer_capacity %llu after finish", sealed,
+                     (unsigned long long)s.buffer_capacity);
+        free(file);
+        rsv_kv03_writer_free(&w);
+    }
+}
+
 /* kv03.h, rsv_kv03_writer_stats: code_bytes is 0 before the first record
  * and 72 + 16 + 8 = 96 while one code is used, whatever its length: the
  * default C0 `0`, `10` given to every add_coded, a 512-bit C0. */

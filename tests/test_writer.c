@@ -10,6 +10,7 @@
 #include "reservoir/expgolomb.h"
 #include "reservoir/oracle.h"
 #include "reservoir/reader.h"
+#include "reservoir/record.h"
 #include "reservoir/writer.h"
 #include "testutil.h"
 
@@ -516,6 +517,67 @@ Test(writer_fixed, growable_writer_is_empty_after_finish)
         cr_assert_eq(out[0], 0x80);
         free(out);
         rsv_writer_free(&w);
+    }
+}
+
+/* writer.h, rsv_writer_free: "the writer is then empty" — 0 bits, growable
+ * or fixed (whose storage stays the caller's). A fixed writer freed after
+ * 16 bits takes one bit again at bit 0 (byte 0x80, MSB first). Kills
+ * writer_c.const.4f81906c (free leaving 1 bit). */
+Test(writer_fixed, freed_writer_is_empty)
+{
+    for (int fixed = 0; fixed < 2; fixed++) {
+        uint8_t store[4] = {0};
+        rsv_writer w;
+        if (fixed) rsv_writer_init_fixed(&w, store, sizeof store);
+        else rsv_writer_init(&w);
+        cr_assert_eq(rsv_put(&w, 0x5A5A, 16), RSV_OK);
+        rsv_writer_free(&w);
+        cr_assert_eq(rsv_writer_bits(&w), 0, "fixed %d: %llu bits after free", fixed,
+                     (unsigned long long)rsv_writer_bits(&w));
+        cr_assert_eq(rsv_writer_nbytes(&w), 0, "fixed %d", fixed);
+        if (fixed) {
+            store[0] = 0;
+            cr_assert_eq(rsv_put(&w, 1, 1), RSV_OK);
+            cr_assert_eq(rsv_writer_bits(&w), 1);
+            cr_assert_eq(store[0], 0x80, "fixed: the bit after free went to 0x%02x", store[0]);
+        }
+    }
+}
+
+/* record.h, rsv_value_width and rsv_put_value (KV03.md §1.3: a tombstone is
+ * `0`, a present value `1` EG0(n) and n bytes). Widths by hand: |EG0(n)| =
+ * 2 floor(log2(n + 1)) + 1 is 1, 3, 3, 5, 5, 7, 15, 17 for n = 0, 1, 2, 3,
+ * 6, 7, 254, 255. rsv_put_value reserves that width first (atomic): a fixed
+ * writer of exactly width bits takes the value, one bit less rejects it with
+ * RSV_ERR_TOO_LARGE and nothing written. Kills value_c.const.45ed45c0 (the
+ * width with EG1's length). */
+Test(writer_fixed, value_width_by_hand_and_put_value_in_exactly_that_room)
+{
+    static const struct { uint64_t n, width; } k[] = {
+        {0, 2}, {1, 12}, {2, 20}, {3, 30}, {6, 54}, {7, 64}, {254, 2048}, {255, 2058},
+    };
+    uint64_t wd = 0;
+    cr_assert_eq(rsv_value_width(RSV_VALUE_TOMBSTONE, 0, &wd), RSV_OK);
+    cr_assert_eq(wd, 1);
+    static uint8_t bytes[255], store[300];
+    memset(bytes, 0xA7, sizeof bytes);
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        cr_assert_eq(rsv_value_width(RSV_VALUE_PRESENT, k[i].n, &wd), RSV_OK);
+        cr_assert_eq(wd, k[i].width, "n %llu: width %llu, by hand %llu", (unsigned long long)k[i].n,
+                     (unsigned long long)wd, (unsigned long long)k[i].width);
+        for (uint64_t pad = 0; pad < 8; pad++) { /* the value starts at bit pad */
+            for (int short_by = 0; short_by < 2; short_by++) {
+                rsv_writer w;
+                rsv_writer_init_fixed(&w, store, sizeof store);
+                rsv_writer_set_limit(&w, pad + k[i].width - (uint64_t)short_by);
+                cr_assert_eq(rsv_put_zeros(&w, pad), RSV_OK);
+                rsv_status st = rsv_put_value(&w, rsv_value_present(bytes, (size_t)k[i].n));
+                cr_assert_eq(st, short_by ? RSV_ERR_TOO_LARGE : RSV_OK, "n %llu pad %llu short by %d: %s",
+                             (unsigned long long)k[i].n, (unsigned long long)pad, short_by, rsv_status_name(st));
+                cr_assert_eq(rsv_writer_bits(&w), short_by ? pad : pad + k[i].width);
+            }
+        }
     }
 }
 

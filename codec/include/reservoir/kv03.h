@@ -146,7 +146,9 @@ RSV_API rsv_status rsv_kv03_writer_add_coded_span(rsv_kv03_writer *w, const uint
  * its file offset), reallocated to the file's size only when it is smaller
  * than the file or more than twice it: with a buffer_capacity of at least
  * the file's size and at most twice it, that step allocates nothing (and
- * cannot fail with RSV_ERR_NOMEM). */
+ * cannot fail with RSV_ERR_NOMEM). After a successful finish the buffer is
+ * the caller's: rsv_kv03_writer_get_stats reports buffered_bytes and
+ * buffer_capacity 0 (its other data counters are not meaningful then). */
 RSV_API rsv_status rsv_kv03_writer_finish(rsv_kv03_writer *w, uint8_t **out, size_t *nbytes);
 /* Same bytes but both CRC fields left zero (no CRC32C computed): for
  * in-memory consumers that never persist the file (WORKLOADS.md §5 merges).
