@@ -489,6 +489,40 @@ Test(api_arguments, freed_writer_holds_nothing)
     cr_assert_eq(rmdir(dir), 0); /* nothing (temporary or output) left behind */
 }
 
+/* kv03.h: rsv_kv03_code and rsv_kv03_first_block_of_code take j < max(m, 1)
+ * and return RSV_ERR_INVALID_ARGUMENT from j = max(m, 1) on. For the empty
+ * file (m = 0) and a one-code file (m = 1) that bound is 1: j = 0 is C0
+ * ([0, 0] for N = 0; block 0 for the one-code file, whose every seed is 0),
+ * j = 1 is out of range. Kills kv03_seek_c.const.516b4534 (a bound of 2 when
+ * m <= 1). */
+Test(api_arguments, code_index_bound_of_empty_and_one_code_files)
+{
+    static const rsv_record one[3] = {
+        {(const uint8_t *)"a", 1, {RSV_VALUE_TOMBSTONE, NULL, 0}, NULL, 0},
+        {(const uint8_t *)"b", 1, {RSV_VALUE_TOMBSTONE, NULL, 0}, NULL, 0},
+        {(const uint8_t *)"c", 1, {RSV_VALUE_TOMBSTONE, NULL, 0}, NULL, 0},
+    };
+    for (size_t n = 0; n <= 3; n += 3) {
+        uint8_t *bytes;
+        size_t nb;
+        cr_assert_eq(rsv_kv03_encode(&k_pol, NULL, 0, one, n, &bytes, &nb), RSV_OK);
+        rsv_kv03_file f;
+        cr_assert_eq(rsv_kv03_open(bytes, nb, &k_pol, &f), RSV_OK);
+        cr_assert_eq(rsv_kv03_code_count(&f), n ? 1u : 0u);
+        uint64_t first = 99, last = 99;
+        cr_assert_eq(rsv_kv03_first_block_of_code(&f, 0, &first, &last), RSV_OK, "N = %zu", n);
+        cr_assert(first == 0 && last == 0, "N = %zu: [%llu, %llu]", n, (unsigned long long)first,
+                  (unsigned long long)last);
+        rsv_status st = rsv_kv03_first_block_of_code(&f, 1, &first, &last);
+        cr_assert_eq(st, RSV_ERR_INVALID_ARGUMENT, "N = %zu, j = 1: %s", n, rsv_status_name(st));
+        rsv_view v;
+        cr_assert_eq(rsv_kv03_code(&f, 0, &v), RSV_OK, "N = %zu", n);
+        cr_assert_eq(rsv_kv03_code(&f, 1, &v), RSV_ERR_INVALID_ARGUMENT, "N = %zu", n);
+        rsv_kv03_close(&f);
+        free(bytes);
+    }
+}
+
 /* kv03.h, rsv_kv03_writer_finish: after a successful finish the data buffer
  * is the caller's file, so the stats report buffered_bytes and
  * buffer_capacity 0; before it both were non-zero (288 header-room bytes
