@@ -545,6 +545,31 @@ Test(writer_fixed, freed_writer_is_empty)
     }
 }
 
+/* writer.h, rsv_writer_set_limit: the limit is min(max_bits, ceiling), the
+ * ceiling of a fixed writer being its buffer, 8 * cap bits. A fixed writer
+ * of cap bytes given a limit of 8 * cap or more (or UINT64_MAX) takes
+ * exactly 8 * cap bits and rejects the next one; given 8 * cap - 3 it stops
+ * there. Kills writer_c.const.f373e8a4 (a ceiling of 7 * cap). */
+Test(writer_fixed, set_limit_of_a_fixed_writer_is_capped_by_its_buffer)
+{
+    for (size_t cap = 1; cap <= 9; cap++) {
+        const uint64_t bits = 8 * (uint64_t)cap, asked[] = {UINT64_MAX, bits, bits + 1, bits - 3};
+        for (size_t a = 0; a < sizeof asked / sizeof asked[0]; a++) {
+            uint64_t lim = asked[a];
+            uint64_t room = lim < 8 * (uint64_t)cap ? lim : 8 * (uint64_t)cap;
+            uint8_t store[9];
+            rsv_writer w;
+            rsv_writer_init_fixed(&w, store, cap);
+            rsv_writer_set_limit(&w, lim);
+            cr_assert_eq(rsv_put_zeros(&w, room), RSV_OK, "cap %zu, limit %llu: %llu bits", cap,
+                         (unsigned long long)lim, (unsigned long long)room);
+            cr_assert_eq(rsv_put(&w, 1, 1), RSV_ERR_TOO_LARGE, "cap %zu, limit %llu: bit %llu", cap,
+                         (unsigned long long)lim, (unsigned long long)room + 1);
+            cr_assert_eq(rsv_writer_bits(&w), room);
+        }
+    }
+}
+
 /* record.h, rsv_value_width and rsv_put_value (KV03.md §1.3: a tombstone is
  * `0`, a present value `1` EG0(n) and n bytes). Widths by hand: |EG0(n)| =
  * 2 floor(log2(n + 1)) + 1 is 1, 3, 3, 5, 5, 7, 15, 17 for n = 0, 1, 2, 3,

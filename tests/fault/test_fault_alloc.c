@@ -478,6 +478,42 @@ Test(fault_alloc, writer_presize_failure_is_nomem_and_keeps_the_buffer)
     cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
 }
 
+/* record.h, rsv_put_key_fc / rsv_put_key_kv03: the length guard returns
+ * RSV_ERR_TOO_LARGE exactly from 8|K| + 258 (+ 129 for the KV03 form) past
+ * u64 on, before any key byte is read; at the largest length below it the
+ * empty growable writer's reserve is asked for ~2^61 bytes, and its realloc,
+ * armed to fail here (nothing is really allocated), gives RSV_ERR_NOMEM with
+ * the writer unchanged (the writer's limit, 2^64 - 8 bits, still admits
+ * both widths from an empty writer). The key pointer is a 1-byte buffer: with no previous key
+ * (and local = 0) neither call reads it before the reserve fails. Kills
+ * keys_c.ror.ef4e7d53 and keys_c.const.355eef0d (the guard moved below the
+ * bound, which turns the NOMEM into TOO_LARGE). */
+Test(fault_alloc, key_length_guards_end_where_the_width_stops_fitting_u64)
+{
+    static const uint8_t one[1] = {0xA5};
+    const uint64_t fc_max = (UINT64_MAX - 258) / 8, kv_max = (UINT64_MAX - 129) / 8;
+    for (int form = 0; form < 2; form++) {
+        uint64_t max = form ? kv_max : fc_max;
+        for (int past = 0; past < 2; past++) {
+            rsv_writer w; /* empty: at the KV03 bound the width leaves the limit 1 bit */
+            rsv_writer_init(&w);
+            long live = live_blocks;
+            size_t nkey = (size_t)(max + (uint64_t)past);
+            arm_alloc(0);
+            rsv_status st = form ? rsv_put_key_kv03(&w, one, nkey, 0) : rsv_put_key_fc(&w, NULL, 0, one, nkey);
+            int failed = alloc_failed;
+            disarm_alloc();
+            cr_assert_eq(st, past ? RSV_ERR_TOO_LARGE : RSV_ERR_NOMEM, "%s form, |K| = %s bound: %s",
+                         form ? "KV03" : "stream", past ? "one past the" : "the", rsv_status_name(st));
+            cr_assert_eq(failed, !past, "%s form, past %d: the reserve's realloc %s", form ? "KV03" : "stream", past,
+                         failed ? "was tried" : "was not tried");
+            cr_assert_eq(rsv_writer_bits(&w), 0);
+            cr_assert_eq(live_blocks, live);
+            rsv_writer_free(&w);
+        }
+    }
+}
+
 /* kv03.h, rsv_kv03_writer_finish: the file is the writer's data buffer
  * itself, reallocated to the file's size only when that buffer is smaller
  * than the file or more than twice it. The §12.3 file of KV03.md is 360

@@ -95,11 +95,16 @@ RSV_API int rsv_key_compare(const uint8_t *a, size_t na, const uint8_t *b, size_
 RSV_API uint64_t rsv_key_lcp_bits(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
 
 /* Record-stream form (§2.1): EG0(8|P| - kept) EG0(8|K| - kept) K[kept, 8|K|),
- * kept = exact lcp. Atomic on failure. */
+ * kept = exact lcp. Atomic on failure. RSV_ERR_TOO_LARGE, before either key
+ * is read, when 8|P| or 8|K| + 258 (the two EG0 codes' longest lengths)
+ * does not fit u64; past that the writer's reserve decides (RSV_ERR_TOO_LARGE
+ * past its limit, RSV_ERR_NOMEM when a growable writer cannot grow). */
 RSV_API rsv_status rsv_put_key_fc(rsv_writer *w, const uint8_t *prev, size_t nprev, const uint8_t *key,
                                   size_t nkey);
 /* KV03 form (§2.2): EG0(S) ‖ key bits [local, 8|K|), S = 8|K| - local,
- * local <= 8|K|. Atomic on failure. */
+ * local <= 8|K|. Atomic on failure. RSV_ERR_TOO_LARGE, before the key is
+ * read, when 8|K| + 129 does not fit u64; past that the writer's reserve
+ * decides, as for rsv_put_key_fc. */
 RSV_API rsv_status rsv_put_key_kv03(rsv_writer *w, const uint8_t *key, size_t nkey, uint64_t local);
 
 /* Bit-level helpers for rebuilding keys in place. */

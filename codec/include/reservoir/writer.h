@@ -41,7 +41,9 @@ RSV_API void rsv_writer_init(rsv_writer *w);
 /* Fixed writer over buf[0..cap); overflowing it fails with RSV_ERR_TOO_LARGE
  * (the buffer is the implementation limit) and leaves the contents as they were. */
 RSV_API void rsv_writer_init_fixed(rsv_writer *w, void *buf, size_t cap);
-/* Lower the length limit (bits); useful to bound codes from untrusted values. */
+/* Lower the length limit (bits); useful to bound codes from untrusted values.
+ * The limit becomes min(max_bits, the writer's ceiling): RSV_WRITER_MAX_BITS,
+ * or for a fixed writer its buffer, 8 * cap bits. */
 RSV_API void rsv_writer_set_limit(rsv_writer *w, uint64_t max_bits);
 /* Free a growable writer's storage (no-op for fixed); the writer is then empty. */
 RSV_API void rsv_writer_free(rsv_writer *w);
