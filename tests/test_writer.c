@@ -556,7 +556,7 @@ Test(writer_fixed, set_limit_of_a_fixed_writer_is_capped_by_its_buffer)
         const uint64_t bits = 8 * (uint64_t)cap, asked[] = {UINT64_MAX, bits, bits + 1, bits - 3};
         for (size_t a = 0; a < sizeof asked / sizeof asked[0]; a++) {
             uint64_t lim = asked[a];
-            uint64_t room = lim < 8 * (uint64_t)cap ? lim : 8 * (uint64_t)cap;
+            uint64_t room = lim < bits ? lim : bits;
             uint8_t store[9];
             rsv_writer w;
             rsv_writer_init_fixed(&w, store, cap);
@@ -573,8 +573,9 @@ Test(writer_fixed, set_limit_of_a_fixed_writer_is_capped_by_its_buffer)
 /* record.h, rsv_value_width and rsv_put_value (KV03.md §1.3: a tombstone is
  * `0`, a present value `1` EG0(n) and n bytes). Widths by hand: |EG0(n)| =
  * 2 floor(log2(n + 1)) + 1 is 1, 3, 3, 5, 5, 7, 15, 17 for n = 0, 1, 2, 3,
- * 6, 7, 254, 255. rsv_put_value reserves that width first (atomic): a fixed
- * writer of exactly width bits takes the value, one bit less rejects it with
+ * 6, 7, 254, 255. rsv_put_value reserves that width first (atomic): a 300-byte
+ * fixed writer whose limit (rsv_writer_set_limit) leaves exactly width bits
+ * after the pad takes the value; a limit one bit less rejects it with
  * RSV_ERR_TOO_LARGE and nothing written. Kills value_c.const.45ed45c0 (the
  * width with EG1's length). */
 Test(writer_fixed, value_width_by_hand_and_put_value_in_exactly_that_room)
