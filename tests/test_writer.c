@@ -549,7 +549,12 @@ Test(writer_fixed, freed_writer_is_empty)
  * ceiling of a fixed writer being its buffer, 8 * cap bits. A fixed writer
  * of cap bytes given a limit of 8 * cap or more (or UINT64_MAX) takes
  * exactly 8 * cap bits and rejects the next one; given 8 * cap - 3 it stops
- * there. Kills writer_c.const.f373e8a4 (a ceiling of 7 * cap). */
+ * there. The public `limit` field ("largest allowed nbits") is that min,
+ * after init_fixed (max_bits = infinity) and after each set_limit: a
+ * ceiling above 8 * cap is invisible to the puts (the fixed buffer's own
+ * check rejects the bit after it too), so only the field shows it. Kills
+ * writer_c.const.f373e8a4 (a ceiling of 7 * cap) and, by the field,
+ * writer_c.const.99a052e3 (9 * cap, seed-139 sample). */
 Test(writer_fixed, set_limit_of_a_fixed_writer_is_capped_by_its_buffer)
 {
     for (size_t cap = 1; cap <= 9; cap++) {
@@ -560,13 +565,45 @@ Test(writer_fixed, set_limit_of_a_fixed_writer_is_capped_by_its_buffer)
             uint8_t store[9];
             rsv_writer w;
             rsv_writer_init_fixed(&w, store, cap);
+            cr_assert_eq(w.limit, bits, "cap %zu: limit %llu after init_fixed", cap, (unsigned long long)w.limit);
             rsv_writer_set_limit(&w, lim);
+            cr_assert_eq(w.limit, room, "cap %zu, asked %llu: limit %llu", cap, (unsigned long long)lim,
+                         (unsigned long long)w.limit);
             cr_assert_eq(rsv_put_zeros(&w, room), RSV_OK, "cap %zu, limit %llu: %llu bits", cap,
                          (unsigned long long)lim, (unsigned long long)room);
             cr_assert_eq(rsv_put(&w, 1, 1), RSV_ERR_TOO_LARGE, "cap %zu, limit %llu: bit %llu", cap,
                          (unsigned long long)lim, (unsigned long long)room + 1);
             cr_assert_eq(rsv_writer_bits(&w), room);
         }
+    }
+}
+
+/* writer.h: the ceiling is RSV_WRITER_MAX_BITS (2^64 - 8) when 8 * cap
+ * would pass it. Buffers of such sizes are only claimed here, never written:
+ * the limit is computed from cap alone. Hand values: cap 2^61 - 2 bytes is
+ * 2^64 - 16 bits; 2^61 - 1 bytes is exactly 2^64 - 8; 2^61 bytes and
+ * SIZE_MAX bytes (8 * cap wraps mod 2^64) get 2^64 - 8. The limit after
+ * init_fixed and after set_limit(UINT64_MAX) is that; set_limit(5) gives 5. */
+Test(writer_fixed, fixed_writer_ceiling_of_huge_buffers_is_the_spec_maximum)
+{
+    if (SIZE_MAX < UINT64_MAX) cr_skip_test("needs a 64-bit size_t");
+    static const struct { uint64_t cap, limit; } k[] = {
+        {UINT64_C(0x1FFFFFFFFFFFFFFE), UINT64_C(0xFFFFFFFFFFFFFFF0)},
+        {UINT64_C(0x1FFFFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFFF8)},
+        {UINT64_C(0x2000000000000000), UINT64_C(0xFFFFFFFFFFFFFFF8)},
+        {UINT64_MAX, UINT64_C(0xFFFFFFFFFFFFFFF8)},
+    };
+    uint8_t store[1];
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        rsv_writer w;
+        rsv_writer_init_fixed(&w, store, (size_t)k[i].cap);
+        cr_assert_eq(w.limit, k[i].limit, "cap %llx: limit %llx after init_fixed", (unsigned long long)k[i].cap,
+                     (unsigned long long)w.limit);
+        rsv_writer_set_limit(&w, 5);
+        cr_assert_eq(w.limit, 5);
+        rsv_writer_set_limit(&w, UINT64_MAX);
+        cr_assert_eq(w.limit, k[i].limit, "cap %llx: limit %llx after set_limit(max)",
+                     (unsigned long long)k[i].cap, (unsigned long long)w.limit);
     }
 }
 

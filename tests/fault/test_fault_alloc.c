@@ -257,6 +257,70 @@ Test(fault_alloc, path_writer_commit_allocations_fail_in_turn)
     cr_assert_eq(rmdir(dir), 0);
 }
 
+/* The in-memory counterpart: rsv_kv03_writer_finish with each of its
+ * allocations failing in turn, for 1..33 records with W = 1 (a block per
+ * record), so that with 16 and 32 records finish's plan must grow the
+ * block-offset table by one for the EF's last entry (the allocation
+ * memory_writer_failed_finish_poisons_the_writer never reaches: W = 15 and
+ * at most 96 records keep the table at 16 entries). A failed allocation
+ * fails finish with exactly RSV_ERR_NOMEM, is its last allocation, poisons
+ * the writer and leaks nothing; without a failure the file is byte for
+ * byte the one a finish without injection writes. At 16 and 32 records
+ * finish must allocate at least once (the plan's growth; the data buffer's
+ * resize may come on top), so the sweep is not vacuous there. Written while triaging
+ * the seed-137 sample (docs/mutation-runs.md): with finish's check of its
+ * plan deleted (kv03_envelope_c.sdl.e1f5a09a) finish went on with an unset
+ * layout and every test passed. */
+Test(fault_alloc, memory_writer_finish_allocations_fail_in_turn)
+{
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    p.W = 1;
+    int allocated_at_capacity = 0; /* the 16- and 32-record finishes allocated */
+    for (int nrec = 1; nrec <= 33; nrec++) {
+        uint8_t *ref = NULL;
+        size_t nref = 0;
+        rsv_kv03_writer w;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        cr_assert_eq(add_n(&w, nrec), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &ref, &nref), RSV_OK, "%d records", nrec);
+        rsv_kv03_writer_free(&w);
+        for (long k = 0;; k++) {
+            cr_assert_lt(k, 100, "%d records: finish still allocates after 100 allocations", nrec);
+            long live = live_blocks;
+            uint8_t *out = NULL;
+            size_t n = 0;
+            cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+            cr_assert_eq(add_n(&w, nrec), RSV_OK);
+            arm_alloc(k);
+            rsv_status st = rsv_kv03_writer_finish(&w, &out, &n);
+            int failed = alloc_failed;
+            long made = alloc_count;
+            disarm_alloc();
+            if (!failed) { /* fewer than k + 1 allocations: finish succeeded */
+                cr_assert_eq(st, RSV_OK, "%d records: %s", nrec, rsv_status_name(st));
+                cr_assert(n == nref && memcmp(out, ref, n) == 0, "%d records: finish output differs", nrec);
+                free(out);
+                rsv_kv03_writer_free(&w);
+                cr_assert_eq(live_blocks, live, "%d records: %ld blocks not freed", nrec, live_blocks - live);
+                if ((nrec == 16 || nrec == 32) && k > 0) allocated_at_capacity++;
+                break;
+            }
+            cr_assert_eq(st, RSV_ERR_NOMEM, "%d records, finish allocation %ld failed: %s", nrec, k,
+                         rsv_status_name(st));
+            cr_assert_eq(made, k + 1, "%d records, finish allocation %ld failed: %ld more allocations after it",
+                         nrec, k, made - k - 1);
+            cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_ERR_POISONED, "%d records, allocation %ld",
+                         nrec, k);
+            rsv_kv03_writer_free(&w);
+            cr_assert_eq(live_blocks, live, "%d records, allocation %ld: %ld blocks not freed", nrec, k,
+                         live_blocks - live);
+        }
+        free(ref);
+    }
+    cr_assert_eq(allocated_at_capacity, 2, "finish allocated at 16 and 32 records in %d of 2 cases",
+                 allocated_at_capacity);
+}
+
 /* 40 codes of 64 bits (320 bytes of code bits: past the 72 inline bytes,
  * so the bits array moves to the heap and regrows) with each allocation
  * failing in turn (init, the code list's inline-to-heap moves and regrowths
