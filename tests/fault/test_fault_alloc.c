@@ -321,6 +321,42 @@ Test(fault_alloc, memory_writer_finish_allocations_fail_in_turn)
                  allocated_at_capacity);
 }
 
+/* writer.h, rsv_writer_finish of a growable writer that holds nothing (no
+ * put ever allocated): it hands out a valid, freeable 1-byte pointer, the
+ * one allocation finish makes. With that allocation failing it returns
+ * exactly RSV_ERR_NOMEM, and the writer can finish again once memory is
+ * back; without the failure *out is non-NULL, nbytes 0, and the writer is
+ * left empty. (Found by listing the codec's allocation-failure branches
+ * that test_fault_injection never executed, gcov: this was the only one.) */
+Test(fault_alloc, empty_growable_writer_finish_allocation_fails_cleanly)
+{
+    rsv_writer w;
+    rsv_writer_init(&w);
+    long live = live_blocks;
+    uint8_t *out = NULL;
+    size_t n = 99;
+    arm_alloc(0);
+    rsv_status st = rsv_writer_finish(&w, &out, &n);
+    int failed = alloc_failed;
+    long made = alloc_count;
+    disarm_alloc();
+    cr_assert(failed && made == 1, "finish of an empty writer made %ld allocations", made);
+    cr_assert_eq(st, RSV_ERR_NOMEM, "%s", rsv_status_name(st));
+    cr_assert_eq(live_blocks, live);
+    arm_alloc(LONG_MAX);
+    st = rsv_writer_finish(&w, &out, &n);
+    made = alloc_count;
+    disarm_alloc();
+    cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
+    cr_assert_eq(made, 1);
+    cr_assert_not_null(out);
+    cr_assert_eq(n, 0);
+    cr_assert(w.buf == NULL && w.cap == 0 && w.nbits == 0);
+    free(out);
+    cr_assert_eq(live_blocks, live);
+    rsv_writer_free(&w);
+}
+
 /* 40 codes of 64 bits (320 bytes of code bits: past the 72 inline bytes,
  * so the bits array moves to the heap and regrows) with each allocation
  * failing in turn (init, the code list's inline-to-heap moves and regrowths

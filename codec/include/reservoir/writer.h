@@ -62,7 +62,9 @@ static inline rsv_view rsv_writer_view(const rsv_writer *w)
 
 /* Hand the finished bytes (ceil(nbits/8), zero padded) to the caller. For a
  * growable writer *out must be released with free() and the writer is left
- * empty; for a fixed writer *out is the caller's own buffer. */
+ * empty; for a fixed writer *out is the caller's own buffer. A growable
+ * writer that never allocated (nothing written) hands out a fresh 1-byte
+ * block; if that allocation fails: RSV_ERR_NOMEM, the writer unchanged. */
 RSV_API rsv_status rsv_writer_finish(rsv_writer *w, uint8_t **out, size_t *nbytes);
 
 /* The put functions take the value first and the code's parameter after it
