@@ -79,6 +79,7 @@ extern long live_blocks;   /* blocks allocated through the wrappers and not free
 extern int guarded;        /* guarded mode: every allocation flush against a PROT_NONE page */
 extern size_t ngblocks;    /* live guarded blocks */
 extern int write_zero;     /* the next write_zero write calls return 0 (errno EINTR) */
+extern int write_fail, write_fail_errno; /* the next write_fail write calls fail: -1, errno write_fail_errno */
 extern long write_calls;
 extern int pio_fail, pio_short, fchmod_fail; /* pwrite/pread failures, short transfers; fchmod failures */
 extern int pwrite_zero, pread_zero; /* the next pwrite / pread calls return 0 (errno EINTR) */

@@ -140,10 +140,17 @@ void disarm_alloc(void) { alloc_fail_at = -1; }
  * at EINTR, as a stale errno from an earlier interrupted call would be. */
 int write_zero;
 long write_calls;
+/* the next `write_fail` calls fail: -1 with errno write_fail_errno */
+int write_fail, write_fail_errno;
 
 ssize_t __wrap_write(int fd, const void *p, size_t n)
 {
     write_calls++;
+    if (write_fail > 0) {
+        write_fail--;
+        errno = write_fail_errno;
+        return -1;
+    }
     if (write_zero > 0) {
         write_zero--;
         errno = EINTR;

@@ -36,6 +36,73 @@ Test(fault_write, zero_progress_is_an_error_not_a_retry)
     close(fd);
 }
 
+static int open_fds(void); /* below: the process's open descriptors */
+
+/* rsv__write_all (file_io.c): a write that fails with EINTR (a signal
+ * before any byte moved) is retried, so the bytes still arrive, in one
+ * piece, through a pipe; any other failure (EIO) ends it with -1 after that
+ * one call. (Found by the gate's coverage map: no test failed a write().) */
+Test(fault_write, interrupted_write_is_retried_other_errors_end_it)
+{
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    write_calls = 0;
+    write_fail = 2, write_fail_errno = EINTR;
+    int rc = rsv__write_all(fds[1], "abc", 3);
+    write_fail = 0;
+    cr_assert_eq(rc, 0, "two EINTR failures, then the write: must succeed");
+    cr_assert_eq(write_calls, 3, "write called %ld times", write_calls);
+    char got[4] = {0};
+    cr_assert_eq(read(fds[0], got, sizeof got), 3);
+    cr_assert_str_eq(got, "abc");
+    write_calls = 0;
+    write_fail = 1, write_fail_errno = EIO;
+    rc = rsv__write_all(fds[1], "abc", 3);
+    write_fail = 0;
+    cr_assert_eq(rc, -1, "a write failing with EIO must be an error");
+    cr_assert_eq(write_calls, 1, "write called %ld times after EIO", write_calls);
+    close(fds[0]);
+    close(fds[1]);
+}
+
+/* rsv_kv03_writer_init_path (kv03.h: "Any failure — init I/O error ...
+ * poisons the writer and unlinks the temporary at once"): the sink's first
+ * write (the zeroed header and directory room) fails with EIO: init is
+ * RSV_ERR_IO, the directory holds nothing, no descriptor and no block is
+ * left. With the same write interrupted (EINTR) instead, init succeeds and
+ * the committed file is §12's, byte for byte. */
+Test(fault_write, path_writer_header_room_write_fails_or_is_interrupted)
+{
+    char dir[] = "/tmp/rsv_hdrw_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    int fds = open_fds();
+    long live = live_blocks;
+    rsv_kv03_writer w;
+    write_fail = 1, write_fail_errno = EIO;
+    rsv_status st = rsv_kv03_writer_init_path(&w, &p, NULL, 0, path);
+    int left = write_fail;
+    write_fail = 0;
+    cr_assert_eq(left, 0, "init_path made no write()");
+    cr_assert_eq(st, RSV_ERR_IO, "%s", rsv_status_name(st));
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(entries(dir), 0, "a temporary was left");
+    cr_assert_eq(open_fds(), fds, "a descriptor was left open");
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+
+    write_fail = 1, write_fail_errno = EINTR;
+    st = rsv_kv03_writer_init_path(&w, &p, NULL, 0, path);
+    write_fail = 0;
+    cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
+    cr_assert_eq(add_12(&w), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_commit(&w), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    expect_path_12_3(path, "path writer after an interrupted header write");
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(rmdir(dir), 0);
+}
+
 /* The positioned I/O of the file sink (file_io.c): an error ends the loop
  * with -1 after that one call; short transfers continue where they stopped,
  * so the bytes land (and are read back) in order. */
