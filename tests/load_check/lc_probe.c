@@ -138,16 +138,60 @@ static int also_window(int gap)
 #endif
 }
 
+/* The checker's guards against its own misuse (load_check.c): each case
+ * must abort with its message (run_selftest.py); `nest-limits` is the
+ * control at the limits, which must pass: 16 nested windows, the innermost
+ * with 4 ranges, then all popped (a guard one step early aborts it). */
+static int misuse(const char *c)
+{
+#ifdef RSV_LOAD_CHECK
+    static uint8_t buf[64];
+    if (!strcmp(c, "push-deep")) { /* a 17th nested window */
+        for (int i = 0; i < 17; i++) rsv__load_check_push(buf, buf + 64);
+    } else if (!strcmp(c, "push-reversed")) { /* hi below lo */
+        rsv__load_check_push(buf + 8, buf + 7);
+    } else if (!strcmp(c, "also-none")) { /* a range without a window */
+        rsv__load_check_also(buf, buf + 8);
+    } else if (!strcmp(c, "also-full")) { /* a fifth range */
+        rsv__load_check_push(buf, buf + 8);
+        for (int i = 1; i < 5; i++) rsv__load_check_also(buf + 8 * i, buf + 8 * i + 8);
+    } else if (!strcmp(c, "also-reversed")) {
+        rsv__load_check_push(buf, buf + 8);
+        rsv__load_check_also(buf + 16, buf + 15);
+    } else if (!strcmp(c, "pop-empty")) { /* a pop without a push */
+        rsv__load_check_pop();
+    } else if (!strcmp(c, "nest-limits")) {
+        for (int i = 0; i < 16; i++) rsv__load_check_push(buf + i, buf + i + 1);
+        for (int i = 1; i < 4; i++) rsv__load_check_also(buf + 16 + 8 * i, buf + 24 + 8 * i);
+        rsv__load_check(buf + 15, 1, NULL, NULL, __FILE__, __LINE__); /* the innermost window's first range, [15, 16) */
+        rsv__load_check(buf + 40, 8, NULL, NULL, __FILE__, __LINE__); /* its fourth range, [40, 48) */
+        for (int i = 0; i < 16; i++) rsv__load_check_pop();
+        printf("ok nest-limits passed\n");
+        return 0;
+    } else {
+        fprintf(stderr, "lc_probe: unknown case %s\n", c);
+        return 2;
+    }
+    printf("misuse %s not caught\n", c);
+    return 0;
+#else
+    (void)c;
+    printf("no load check in this build\n");
+    return 3;
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped|eg-plant1|also-in|also-gap ALIGN\n");
+        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped|eg-plant1|also-in|also-gap|misuse-CASE ALIGN\n");
         return 2;
     }
     const char *c = argv[1];
     unsigned a = (unsigned)atoi(argv[2]) & 7;
     if (!strcmp(c, "eg-plant1")) return eg_plant1(a);
     if (!strcmp(c, "also-in") || !strcmp(c, "also-gap")) return also_window(!strcmp(c, "also-gap"));
+    if (!strncmp(c, "misuse-", 7)) return misuse(c + 7);
     int end_first = !strcmp(c, "align-down-end");
     int plant = !strcmp(c, "align-down") || end_first ? 1 : !strcmp(c, "head") ? 2 : !strcmp(c, "tail") ? 3
               : !strcmp(c, "skipped")                 ? 4 : 0;

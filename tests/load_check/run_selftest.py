@@ -141,6 +141,25 @@ if rc != -signal.SIGABRT or "outside the declared window" not in msg:
 else:
     print("caught  also-gap: a load between a window's two ranges")
 
+# The checker's guards against its own misuse (load_check.c): each aborts
+# with its message; the control at the limits (16 nested windows, 4 ranges
+# in one) passes.
+for case, message in (("push-deep", "bad window push (depth 16)"), ("push-reversed", "bad window push (depth 0)"),
+                      ("also-none", "bad window range (depth 0)"), ("also-full", "bad window range (depth 1)"),
+                      ("also-reversed", "bad window range (depth 1)"),
+                      ("pop-empty", "window pop without push")):
+    cases += 1
+    rc, out, err = run(real, "misuse-" + case, 0)
+    if rc != -signal.SIGABRT or ("rsv load check: " + message) not in err:
+        failures.append("misuse %s: want SIGABRT and 'rsv load check: %s', got rc %d: %s%s"
+                        % (case, message, rc, out, err[-2000:]))
+    else:
+        print("caught  misuse %s: %s" % (case, message))
+cases += 1
+rc, out, err = run(real, "misuse-nest-limits", 0)
+if rc != 0 or not out.startswith("ok nest-limits"):
+    failures.append("nest-limits: 16 windows with 4 ranges did not pass (rc %d): %s%s" % (rc, out, err[-2000:]))
+
 for f in failures:
     print("FAIL " + f)
 print("%d cases, %d failures" % (cases, len(failures)))
