@@ -488,8 +488,14 @@ Test(kv03_words, frames_literal_words_option)
  * input (and emit both records, as the oracle's merge does); a check that
  * compared only 56 bits would see two equal stretches of equal length and
  * call the input UNSORTED. The same with B's last bit clear (B = A): UNSORTED
- * from both. */
-Test(kv03_words, merge_order_check_at_the_57th_literal_bit)
+ * from both. Then with every retained length 6..0 (literals of 58..64
+ * bits, which the bit-wise compare decides: a literal comes as one word only
+ * when the walker's 64-bit cache holds all of it after its EG0 length, at
+ * least 11 bits for S >= 58, so never past 53 bits unless refilled, which
+ * happens for S <= 57 only), each after 0..7 leading records (keys of 1..7
+ * zero bytes, each a prefix of the next and of A), so B starts at 8
+ * different positions. */
+Test(kv03_words, merge_order_check_at_and_past_the_57th_literal_bit)
 {
     static const uint8_t ka[8] = {0}, kb[2][8] = {{0, 0, 0, 0, 0, 0, 0, 1}, {0}};
     rsv_kv03_policy p = k_pol[0];
@@ -499,11 +505,17 @@ Test(kv03_words, merge_order_check_at_the_57th_literal_bit)
     cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
     cr_assert_eq(rsv_kv03_writer_finish(&w, &empty, &ne), RSV_OK);
     rsv_kv03_writer_free(&w);
-    for (int dup = 0; dup < 2; dup++) {
+    for (int t = 0; t < 8 * 8 * 2; t++) {
+        int dup = t % 2;
+        uint64_t kept = 7 - (uint64_t)(t / 16), lead = (uint64_t)(t / 2 % 8);
         cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
         rsv_value_span s = span_of(&(rsv_record){ka, 8, rsv_value_tombstone()});
-        cr_assert_eq(rsv__kv03_writer_add_framed(&w, 0, 64, rsv_view_make(ka, 0, 64), &s), RSV_OK);
-        cr_assert_eq(rsv__kv03_writer_add_framed(&w, 7, 64, rsv_view_make(kb[dup], 7, 57), &s), RSV_OK);
+        for (uint64_t j = 1; j <= lead; j++) /* keys of j zero bytes, each a prefix of the next and of A */
+            cr_assert_eq(rsv__kv03_writer_add_framed(&w, 8 * (j - 1), 8 * j, rsv_view_make(ka, 8 * (j - 1), 8), &s),
+                         RSV_OK);
+        cr_assert_eq(rsv__kv03_writer_add_framed(&w, 8 * lead, 64, rsv_view_make(ka, 8 * lead, 64 - 8 * lead), &s),
+                     RSV_OK);
+        cr_assert_eq(rsv__kv03_writer_add_framed(&w, kept, 64, rsv_view_make(kb[dup], kept, 64 - kept), &s), RSV_OK);
         uint8_t *file, *out = NULL;
         size_t n, nout = 0;
         cr_assert_eq(rsv_kv03_writer_finish(&w, &file, &n), RSV_OK);
@@ -516,8 +528,10 @@ Test(kv03_words, merge_order_check_at_the_57th_literal_bit)
         rsv_oracle_bytes ob[2] = {{file, n}, {empty, ne}};
         rsv_oracle_merge_result o;
         rsv_status ost = rsv_oracle_kv03_merge(ob, 2, 0, &o);
-        cr_assert_eq(ost, dup ? RSV_ERR_UNSORTED : RSV_OK, "oracle: %s", rsv_status_name(ost));
-        cr_assert_eq(st, ost, "dup %d: merge %s, oracle %s", dup, rsv_status_name(st), rsv_status_name(ost));
+        cr_assert_eq(ost, dup ? RSV_ERR_UNSORTED : RSV_OK, "kept %llu, lead %llu: oracle: %s",
+                     (unsigned long long)kept, (unsigned long long)lead, rsv_status_name(ost));
+        cr_assert_eq(st, ost, "kept %llu, lead %llu, dup %d: merge %s, oracle %s", (unsigned long long)kept,
+                     (unsigned long long)lead, dup, rsv_status_name(st), rsv_status_name(ost));
         if (st == RSV_OK)
             cr_assert(nout == o.out_len && memcmp(out, o.out, nout) == 0, "merge output differs from the oracle's");
         rsv_oracle_merge_result_free(&o);

@@ -5,6 +5,7 @@ hand from the fixture below, not taken from the generator."""
 import os
 import sys
 import tempfile
+import collections
 import unittest
 
 sys.dont_write_bytecode = True
@@ -255,6 +256,15 @@ class CoverageSelection(unittest.TestCase):
     def test_file_scope_takes_all(self):
         self.assertIsNone(self.s.select("a.c", 5)[0])
         self.assertIsNone(self.s.select("b.c", 12)[0])
+
+    def test_unexecuted_lines(self):
+        # 14 has code and no test ran it; 16 has no code of its own (its
+        # window and function ran); 11 and 18 ran; 40 is not a line with code
+        M = collections.namedtuple("M", "file line")
+        ms = [M("a.c", 14), M("a.c", 16), M("a.c", 11), M("a.c", 18), M("a.c", 40), M("b.c", 14)]
+        self.assertEqual(covselect.unexecuted(self.MAP, ms), [M("a.c", 14)])
+        m = dict(self.MAP, tests={"t1": {"a.c": [11, 12, 14]}})
+        self.assertEqual(covselect.unexecuted(m, ms), [M("a.c", 18)])
 
     def test_nothing_executes(self):
         m = {"lines": {"a.c": [30]}, "functions": {"a.c": [[29, 31]]}, "tests": {"t1": {"a.c": [11]}},
