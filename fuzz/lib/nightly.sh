@@ -266,6 +266,15 @@ cmd_nightly() {
         # write their .gcda (docs/mutation.md, "Test selection by coverage")
         local margs=(--jobs "$cores" --build-dir "$BUILD_ROOT/mutation" --report-dir "$mdir" --resume)
         [[ -n ${RSV_NIGHTLY_MUTATION_MINUTES:-} ]] && margs+=(--budget-minutes "$RSV_NIGHTLY_MUTATION_MINUTES")
+        # First the whole set's unexecuted lines (no sampling, no mutant
+        # build: docs/mutation.md, "Unexecuted lines"); same build dir, so
+        # the full run below reuses its worker trees and baseline.
+        local urc=0 udir="$BUILD_ROOT/mutation-unexecuted"
+        echo "+ tests/mutation/run --list-unexecuted"
+        python3 "$ROOT/tests/mutation/run" --list-unexecuted --build-dir "$BUILD_ROOT/mutation" --report-dir "$udir" \
+            >"$out/unexecuted.log" 2>&1 || urc=$?
+        [[ -f $udir/unexecuted.md ]] && cp "$udir/unexecuted.md" "$out/"
+        record unexecuted "$urc" "${out#"$ROOT"/}/unexecuted.md" "${out#"$ROOT"/}/unexecuted.log"
         echo "+ tests/mutation/run ${margs[*]}"
         python3 "$ROOT/tests/mutation/run" "${margs[@]}" >"$out/mutation.log" 2>&1 || mrc=$?
         if [[ -f $mdir/mutation-report.json ]]; then

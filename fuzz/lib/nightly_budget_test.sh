@@ -79,5 +79,17 @@ be "passed" ok 0
 be "failed" "FAIL (exit 1)" 1
 be "tools missing" "FAIL (exit 2)" 1
 
+# tests/mutation/run --list-unexecuted: an unlisted mutant on a line no gate
+# test executes (exit 1), or a listing that failed, is a finding.
+ux() { # NAME EXIT WANT_RC
+    printf 'unexecuted\t%s\tunexecuted.md\tlog\n' "$2" >"$tmp/rec.tsv"
+    local rc=0
+    python3 "$here/nightly_summary.py" "$tmp/rec.tsv" "$tmp/s.md" "$tmp/s.json" || rc=$?
+    check "unexecuted: $1" "$3" 0 "$rc" 0
+}
+ux "none unlisted" 0 0
+ux "unlisted mutants" 1 1
+ux "listing failed" 2 1
+
 echo "$passed passed, $failed failed"
 (( failed == 0 && passed > 0 ))

@@ -24,6 +24,7 @@ def main(argv):
         sys.stderr.write(__doc__)
         return 2
     targets, diffcheck, meta, cov_all, mutation, kv03x, cov_codec, bigendian = {}, {}, {}, {}, {}, {}, {}, {}
+    unexecuted = {}
 
     def tgt(name):
         return targets.setdefault(name, {"target": name, "engines": {}, "replays": {}})
@@ -65,6 +66,8 @@ def main(argv):
             elif kind == "mutation":
                 mutation = read_mutation(r[1], r[2] if len(r) > 2 else "", r[3] if len(r) > 3 else "")
                 mutation["budget_reduced"] = len(r) > 4 and r[4] == "1"
+            elif kind == "unexecuted":  # tests/mutation/run --list-unexecuted
+                unexecuted = {"exit": num(r[1]), "report": r[2] if len(r) > 2 else "", "log": r[3] if len(r) > 3 else ""}
             elif kind == "meta":
                 meta = {"budget_minutes": num(r[1]), "wall_seconds": num(r[2]), "cores": num(r[3]),
                         "corpus_updated": r[4] == "1", "coverage_report": r[5]}
@@ -94,6 +97,10 @@ def main(argv):
             findings.append(f"mutation: did not finish (exit {mutation.get('exit')}, complete "
                             f"{mutation.get('complete')}) and its budget was not explicitly reduced "
                             f"(RSV_NIGHTLY_MUTATION_MINUTES) ({mutation.get('log')})")
+    if unexecuted.get("exit") not in (None, 0):
+        findings.append(f"mutation: mutants on lines no gate test executes, not listed as equivalent, or the "
+                        f"listing failed (exit {unexecuted.get('exit')}; {unexecuted.get('report')}, "
+                        f"{unexecuted.get('log')})")
     if cov_codec and not cov_codec["ok"]:
         findings.append(f"codec/ coverage of the corpus replay below the thresholds: {cov_codec['text']}")
     if diffcheck.get("status", "").startswith("FAIL"):
@@ -107,7 +114,8 @@ def main(argv):
 
     doc = {"meta": meta, "targets": list(targets.values()), "diffcheck": diffcheck, "kv03_exhaustive": kv03x,
            "bigendian": bigendian,
-           "coverage_total": cov_all, "coverage_codec": cov_codec, "mutation": mutation, "findings": findings}
+           "coverage_total": cov_all, "coverage_codec": cov_codec, "mutation": mutation,
+           "mutation_unexecuted": unexecuted, "findings": findings}
     with open(argv[3], "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=2)
         f.write("\n")
