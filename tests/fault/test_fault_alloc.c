@@ -139,48 +139,59 @@ static rsv_status add_n(rsv_kv03_writer *w, int n)
     return RSV_OK;
 }
 
+/* Finish the file of nrec add_n records (policy p) with each allocation of
+ * finish failing in turn, k = 0, 1, ...: a failed allocation fails finish
+ * with exactly RSV_ERR_NOMEM, is its last allocation, poisons the writer
+ * (finish again: RSV_ERR_POISONED) and leaks nothing; the first k that
+ * fails nothing gives the bytes of a finish without injection. Returns the
+ * number of failures injected (the allocations finish makes). */
+static int finish_sweep(const rsv_kv03_policy *p, int nrec)
+{
+    uint8_t *ref = NULL;
+    size_t nref = 0;
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, p, NULL, 0), RSV_OK);
+    cr_assert_eq(add_n(&w, nrec), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &ref, &nref), RSV_OK, "%d records", nrec);
+    rsv_kv03_writer_free(&w);
+    for (long k = 0;; k++) {
+        cr_assert_lt(k, 100, "%d records: finish still allocates after 100 allocations", nrec);
+        long live = live_blocks;
+        uint8_t *out = NULL;
+        size_t n = 0;
+        cr_assert_eq(rsv_kv03_writer_init(&w, p, NULL, 0), RSV_OK);
+        cr_assert_eq(add_n(&w, nrec), RSV_OK);
+        arm_alloc(k);
+        rsv_status st = rsv_kv03_writer_finish(&w, &out, &n);
+        int failed = alloc_failed;
+        long made = alloc_count;
+        disarm_alloc();
+        if (!failed) { /* fewer than k + 1 allocations: finish succeeded */
+            cr_assert_eq(st, RSV_OK, "%d records: %s", nrec, rsv_status_name(st));
+            cr_assert(n == nref && memcmp(out, ref, n) == 0, "%d records: finish output differs", nrec);
+            free(out);
+            rsv_kv03_writer_free(&w);
+            cr_assert_eq(live_blocks, live, "%d records: %ld blocks not freed", nrec, live_blocks - live);
+            free(ref);
+            return (int)k;
+        }
+        cr_assert_eq(st, RSV_ERR_NOMEM, "%d records, finish allocation %ld failed: %s", nrec, k,
+                     rsv_status_name(st));
+        cr_assert_eq(made, k + 1, "%d records, finish allocation %ld failed: %ld more allocations after it",
+                     nrec, k, made - k - 1);
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_ERR_POISONED,
+                     "finish after a failed finish (%d records, allocation %ld)", nrec, k);
+        rsv_kv03_writer_free(&w);
+        cr_assert_eq(live_blocks, live, "%d records, allocation %ld: %ld blocks not freed", nrec, k,
+                     live_blocks - live);
+    }
+}
+
 Test(fault_alloc, memory_writer_failed_finish_poisons_the_writer)
 {
+    rsv_kv03_policy p = rsv_kv03_policy_default();
     int failed = 0;
-    for (int nrec = 1; nrec <= 96; nrec++) {
-        uint8_t *ref = NULL;
-        size_t nref = 0;
-        {
-            rsv_kv03_policy p = rsv_kv03_policy_default();
-            rsv_kv03_writer w;
-            cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
-            cr_assert_eq(add_n(&w, nrec), RSV_OK);
-            cr_assert_eq(rsv_kv03_writer_finish(&w, &ref, &nref), RSV_OK);
-            rsv_kv03_writer_free(&w);
-        }
-        for (long k = 0;; k++) {
-            rsv_kv03_policy p = rsv_kv03_policy_default();
-            rsv_kv03_writer w;
-            uint8_t *out = NULL;
-            size_t n = 0;
-            cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
-            cr_assert_eq(add_n(&w, nrec), RSV_OK);
-            arm_alloc(k);
-            rsv_status st = rsv_kv03_writer_finish(&w, &out, &n);
-            disarm_alloc();
-            if (st == RSV_OK) { /* no failure left to inject (or one the codec absorbed) */
-                cr_assert(n == nref && memcmp(out, ref, n) == 0, "%d records: finish output differs", nrec);
-                free(out);
-                rsv_kv03_writer_free(&w);
-                if (!alloc_failed) break;
-                continue;
-            }
-            cr_assert(alloc_failed);
-            cr_assert_eq(st, RSV_ERR_NOMEM, "%d records, allocation %ld of finish failed: %s", nrec, k,
-                         rsv_status_name(st));
-            st = rsv_kv03_writer_finish(&w, &out, &n);
-            cr_assert_eq(st, RSV_ERR_POISONED, "finish after a failed finish (%d records, allocation %ld): %s",
-                         nrec, k, rsv_status_name(st));
-            rsv_kv03_writer_free(&w);
-            failed++;
-        }
-        free(ref);
-    }
+    for (int nrec = 1; nrec <= 96; nrec++) failed += finish_sweep(&p, nrec);
     cr_assert_gt(failed, 0);
 }
 
@@ -277,45 +288,8 @@ Test(fault_alloc, memory_writer_finish_allocations_fail_in_turn)
     p.W = 1;
     int allocated_at_capacity = 0; /* the 16- and 32-record finishes allocated */
     for (int nrec = 1; nrec <= 33; nrec++) {
-        uint8_t *ref = NULL;
-        size_t nref = 0;
-        rsv_kv03_writer w;
-        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
-        cr_assert_eq(add_n(&w, nrec), RSV_OK);
-        cr_assert_eq(rsv_kv03_writer_finish(&w, &ref, &nref), RSV_OK, "%d records", nrec);
-        rsv_kv03_writer_free(&w);
-        for (long k = 0;; k++) {
-            cr_assert_lt(k, 100, "%d records: finish still allocates after 100 allocations", nrec);
-            long live = live_blocks;
-            uint8_t *out = NULL;
-            size_t n = 0;
-            cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
-            cr_assert_eq(add_n(&w, nrec), RSV_OK);
-            arm_alloc(k);
-            rsv_status st = rsv_kv03_writer_finish(&w, &out, &n);
-            int failed = alloc_failed;
-            long made = alloc_count;
-            disarm_alloc();
-            if (!failed) { /* fewer than k + 1 allocations: finish succeeded */
-                cr_assert_eq(st, RSV_OK, "%d records: %s", nrec, rsv_status_name(st));
-                cr_assert(n == nref && memcmp(out, ref, n) == 0, "%d records: finish output differs", nrec);
-                free(out);
-                rsv_kv03_writer_free(&w);
-                cr_assert_eq(live_blocks, live, "%d records: %ld blocks not freed", nrec, live_blocks - live);
-                if ((nrec == 16 || nrec == 32) && k > 0) allocated_at_capacity++;
-                break;
-            }
-            cr_assert_eq(st, RSV_ERR_NOMEM, "%d records, finish allocation %ld failed: %s", nrec, k,
-                         rsv_status_name(st));
-            cr_assert_eq(made, k + 1, "%d records, finish allocation %ld failed: %ld more allocations after it",
-                         nrec, k, made - k - 1);
-            cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_ERR_POISONED, "%d records, allocation %ld",
-                         nrec, k);
-            rsv_kv03_writer_free(&w);
-            cr_assert_eq(live_blocks, live, "%d records, allocation %ld: %ld blocks not freed", nrec, k,
-                         live_blocks - live);
-        }
-        free(ref);
+        int made = finish_sweep(&p, nrec);
+        if ((nrec == 16 || nrec == 32) && made > 0) allocated_at_capacity++;
     }
     cr_assert_eq(allocated_at_capacity, 2, "finish allocated at 16 and 32 records in %d of 2 cases",
                  allocated_at_capacity);
