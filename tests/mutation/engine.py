@@ -292,7 +292,11 @@ class Test:
             out, _ = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             kill_group(p)
-            p.communicate()
+            try:
+                p.communicate(timeout=30)
+            except subprocess.TimeoutExpired:  # a process kill_group could not find holds the pipe
+                p.stdout.close()
+                p.wait()
             return "timeout", time.monotonic() - t0, "no exit after %.1f s" % timeout
         dt = time.monotonic() - t0
         out = out.decode("utf-8", "replace")
@@ -326,7 +330,60 @@ def _default_signals():
         signal.signal(s, signal.SIG_DFL)
 
 
+def _proc_table():
+    """{pid: (ppid, session)} of every process /proc shows."""
+    t = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            t[int(d)] = (int(fields[1]), int(fields[3]))  # state ppid pgrp session ...
+        except (OSError, ValueError, IndexError):
+            pass
+    return t
+
+
+def test_processes(pid):
+    """Every live process of a test started with start_new_session (its
+    session id is pid): its descendants, and any process still in its
+    session whose parent died (re-parented to init). Criterion's workers
+    put themselves in process groups of their own, so killing the test's
+    group missed them; an orphaned worker in a loop kept the output pipe
+    open and the runner waited on it for ever (found 2026-12-05: a file_io
+    mutant that turned a write error into a retry loop)."""
+    t = _proc_table()
+    kids = {}
+    for q, (pp, _) in t.items():
+        kids.setdefault(pp, []).append(q)
+    found, todo = set(), [pid]
+    while todo:
+        for c in kids.get(todo.pop(), []):
+            if c not in found:
+                found.add(c)
+                todo.append(c)
+    found |= {q for q, (_, sid) in t.items() if sid == pid}
+    found.discard(os.getpid())
+    return found
+
+
 def kill_group(p):
+    """SIGKILL the test's process group and every process of its session or
+    below it (test_processes), wherever their groups."""
+    victims = test_processes(p.pid)
+    own = os.getpgrp()
+    for q in victims:
+        try:
+            g = os.getpgid(q)
+            if g != own:
+                os.killpg(g, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            os.kill(q, signal.SIGKILL)
+        except OSError:
+            pass
     try:
         os.killpg(p.pid, signal.SIGKILL)
     except OSError:

@@ -6,6 +6,9 @@ import os
 import sys
 import tempfile
 import collections
+import signal
+import subprocess
+import time
 import unittest
 
 sys.dont_write_bytecode = True
@@ -270,6 +273,49 @@ class CoverageSelection(unittest.TestCase):
         m = {"lines": {"a.c": [30]}, "functions": {"a.c": [[29, 31]]}, "tests": {"t1": {"a.c": [11]}},
              "fn_tests": {}, "failed": []}
         self.assertEqual(covselect.Selector(m).select("a.c", 30)[0], set())
+
+
+class KillGroup(unittest.TestCase):
+    """engine.kill_group on a test whose child put itself in a process group
+    of its own (as Criterion's workers do) and loops holding the output
+    pipe: the child is found (engine.test_processes) and killed, so the
+    runner's read of the pipe ends."""
+
+    def test_child_in_its_own_group_is_killed(self):
+        code = ("import os, time\n"
+                "if os.fork() == 0:\n"
+                "    os.setpgid(0, 0)\n"
+                "while True:\n"
+                "    time.sleep(0.05)\n")
+        p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+        victims = set()
+        try:
+            child = None
+            for _ in range(200):  # until the child exists and has left the test's group
+                victims = engine.test_processes(p.pid) - {p.pid}  # the test itself is in its session
+                child = next(iter(victims), None)
+                if child is not None and os.getpgid(child) != p.pid:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(len(victims), 1, "the forked child")
+            self.assertNotEqual(os.getpgid(child), p.pid, "the child has a group of its own")
+            engine.kill_group(p)
+            p.communicate(timeout=10)  # would time out while the child held the pipe
+            self.assertEqual(p.returncode, -signal.SIGKILL)
+            for _ in range(100):
+                if not engine.test_processes(p.pid) & victims:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(engine.test_processes(p.pid) & victims, set(), "the child survived")
+        finally:
+            for q in victims | {p.pid}:
+                try:
+                    os.kill(q, signal.SIGKILL)
+                except OSError:
+                    pass
+            p.wait()
+            p.stdout.close()
 
 
 if __name__ == "__main__":
