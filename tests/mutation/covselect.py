@@ -104,20 +104,6 @@ def measure(worker, timeout_of, log):
     return cov
 
 
-def unexecuted(cov, mutants):
-    """The mutants on a line with code of its own (gcov) that no gate test
-    executed: no test of the map can kill them (docs/mutation.md,
-    "Unexecuted lines"). A test in cov["failed"] (failed in the coverage
-    build, or libgcov could not write its counters) may have run such a line
-    without the map knowing: the caller reports them as that caveat."""
-    hit = {}
-    for files in cov["tests"].values():
-        for f, lines in files.items():
-            hit.setdefault(f, set()).update(lines)
-    exe = {f: set(v) for f, v in cov["lines"].items()}
-    return [m for m in mutants if m.line in exe.get(m.file, ()) and m.line not in hit.get(m.file, ())]
-
-
 class Selector:
     """select(file, line) -> (test names or None for all, reason)."""
 
@@ -132,6 +118,14 @@ class Selector:
                 for ln in lines:
                     d.setdefault(ln, set()).add(t)
         self.always = set(cov.get("failed", []))
+
+    def unexecuted(self, mutants):
+        """The mutants on a line with code of its own (gcov) that no gate
+        test executed: no test of the map can kill them (docs/mutation.md,
+        "Unexecuted lines"). A test in cov["failed"] (failed in the coverage
+        build, or libgcov could not write its counters) may have run such a
+        line without the map knowing: the caller reports them as that caveat."""
+        return [m for m in mutants if m.line in self.exe.get(m.file, ()) and not self.hit.get(m.file, {}).get(m.line)]
 
     def select(self, f, line):
         inside = [(s, e) for s, e in self.fns.get(f, []) if s <= line <= e]

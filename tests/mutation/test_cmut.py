@@ -265,9 +265,9 @@ class CoverageSelection(unittest.TestCase):
         # window and function ran); 11 and 18 ran; 40 is not a line with code
         M = collections.namedtuple("M", "file line")
         ms = [M("a.c", 14), M("a.c", 16), M("a.c", 11), M("a.c", 18), M("a.c", 40), M("b.c", 14)]
-        self.assertEqual(covselect.unexecuted(self.MAP, ms), [M("a.c", 14)])
+        self.assertEqual(self.s.unexecuted(ms), [M("a.c", 14)])
         m = dict(self.MAP, tests={"t1": {"a.c": [11, 12, 14]}})
-        self.assertEqual(covselect.unexecuted(m, ms), [M("a.c", 18)])
+        self.assertEqual(covselect.Selector(m).unexecuted(ms), [M("a.c", 18)])
 
     def test_nothing_executes(self):
         m = {"lines": {"a.c": [30]}, "functions": {"a.c": [[29, 31]]}, "tests": {"t1": {"a.c": [11]}},
