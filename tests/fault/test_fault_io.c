@@ -41,7 +41,8 @@ static int open_fds(void); /* below: the process's open descriptors */
 /* rsv__write_all (file_io.c): a write that fails with EINTR (a signal
  * before any byte moved) is retried, so the bytes still arrive, in one
  * piece, through a pipe; any other failure (EIO) ends it with -1 after that
- * one call. (Found by the gate's coverage map: no test failed a write().) */
+ * one call. (Found by the gate's coverage map: no test interrupted a write();
+ * EFBIG failures do come from test_kv03_stream_failures.) */
 Test(fault_write, interrupted_write_is_retried_other_errors_end_it)
 {
     int fds[2];
