@@ -38,7 +38,10 @@ int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at)
 {
     const uint8_t *p = (const uint8_t *)buf;
     while (n) {
-        if (at > (uint64_t)INT64_MAX) return -1;
+        if (at > (uint64_t)INT64_MAX) { /* not an off_t: no call, errno as a too-large file's */
+            errno = EFBIG;
+            return -1;
+        }
         ssize_t k = pwrite(fd, p, n, (off_t)at);
         if (k < 0) {
             if (errno == EINTR) continue;
@@ -56,7 +59,10 @@ int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at)
 {
     uint8_t *p = (uint8_t *)buf;
     while (n) {
-        if (at > (uint64_t)INT64_MAX) return -1;
+        if (at > (uint64_t)INT64_MAX) { /* not an off_t: no call, errno as a too-large file's */
+            errno = EFBIG;
+            return -1;
+        }
         ssize_t k = pread(fd, p, n, (off_t)at);
         if (k < 0) {
             if (errno == EINTR) continue;

@@ -68,7 +68,9 @@ int rsv__write_file_atomic(const char *path, const void *bytes, size_t n);
  * the name within NAME_MAX; mode = an existing path's permission bits, else
  * 0666 & ~umask; an existing non-regular `path` refused with EISDIR/EEXIST), full write / pwrite /
  * pread with EINTR and short-transfer handling (a call that transfers 0 of n > 0 bytes is -1 at
- * once, never retried; pread's errno is then EIO), fsync of path's directory. */
+ * once, never retried; pread's errno is then EIO; a transfer that would start
+ * past INT64_MAX, off_t's largest value, is -1 with EFBIG before any call), fsync of
+ * path's directory. */
 int rsv__tmp_create(const char *path, char **tmp);
 int rsv__write_all(int fd, const void *buf, size_t n);
 int rsv__pwrite_all(int fd, const void *buf, size_t n, uint64_t at);
@@ -76,7 +78,8 @@ int rsv__pread_all(int fd, void *buf, size_t n, uint64_t at);
 int rsv__sync_dir(const char *path);
 int rsv__map_file(const char *path, void **map, size_t *len);
 /* Regular files only (see file_io.c): an fd and the size, or -1 with errno
- * (EISDIR, EINVAL for a FIFO / device / socket). Never blocks on a FIFO. */
+ * (EISDIR, EINVAL for a FIFO / device / socket, EFBIG for a size that is
+ * negative or does not fit size_t). Never blocks on a FIFO. */
 int rsv__open_regular(const char *path, uint64_t *size);
 /* Like rsv__map_file, but the bytes are read (pread) into anonymous memory:
  * immune to the file shrinking afterwards. Released by rsv__unmap_file. */

@@ -3,7 +3,7 @@
  * transfers, calls of no progress), injected at link time (docs/mutation.md, "Fault injection").
  * It links the static codec with -Wl,--wrap=malloc,--wrap=calloc,
  * --wrap=realloc,--wrap=free,--wrap=write,--wrap=pwrite,--wrap=pread,
- * --wrap=fchmod, --wrap=fsync, so every call the codec's objects (and these files) make to
+ * --wrap=fchmod, --wrap=fsync, --wrap=fstat, so every call the codec's objects (and these files) make to
  * those functions lands in the __wrap_ functions of fault_wrap.c; nothing of
  * this reaches the production library, its API or any other test.
  *
@@ -84,6 +84,7 @@ extern long write_calls;
 extern int pio_fail, pio_short, fchmod_fail; /* pwrite/pread failures, short transfers; fchmod failures */
 extern int pwrite_zero, pread_zero; /* the next pwrite / pread calls return 0 (errno EINTR) */
 extern long pio_calls;
+extern int fstat_negative; /* the next fstat_negative fstat calls report st_size = -1 */
 extern long fsync_calls, fsync_fail_at; /* fsync: calls made; the fsync_fail_at-th from now fails (EIO) */
 /* The k-th allocation from now on fails (k < 0: none); disarm: none. */
 void arm_alloc(long k);

@@ -410,3 +410,72 @@ Test(fault_write, copying_open_of_a_file_that_shrinks_is_an_io_error)
     cr_assert_eq(unlink(path), 0);
     cr_assert_eq(rmdir(dir), 0);
 }
+
+/* kv03.h: "A file whose size size_t cannot hold, or that reports a negative
+ * size, is RSV_ERR_IO with errno EFBIG before anything is mapped or read",
+ * for both opens (rsv__open_regular, file_io.c). fstat reports st_size = -1
+ * (fault_wrap.c); without the check the size would read as 2^64 - 1 and the
+ * open fail later, in mmap, with another errno (ENOMEM). Found by the
+ * seed-151 sample (the check deleted: file_io_c.sdl.60da4292). */
+Test(fault_write, open_of_a_file_of_negative_size_is_efbig)
+{
+    char dir[] = "/tmp/rsv_size_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/a.kv", dir);
+    FILE *out = fopen(path, "wb");
+    cr_assert_not_null(out);
+    cr_assert_eq(fwrite(FILE_12_3, 1, 360, out), 360);
+    cr_assert_eq(fclose(out), 0);
+    int before = open_fds();
+    for (int copy = 0; copy < 2; copy++) {
+        rsv_kv03_file f;
+        memset(&f, 0, sizeof f);
+        pio_calls = 0;
+        fstat_negative = 1;
+        errno = 0;
+        rsv_status st = copy ? rsv_kv03_open_path_copy(path, NULL, &f) : rsv_kv03_open_path(path, NULL, &f);
+        int err = errno, left = fstat_negative;
+        fstat_negative = 0;
+        cr_assert_eq(left, 0, "open %d made no fstat", copy);
+        cr_assert_eq(st, RSV_ERR_IO, "open %d: %s, want RSV_ERR_IO", copy, rsv_status_name(st));
+        cr_assert_eq(err, EFBIG, "open %d: errno %d (%s), want EFBIG", copy, err, strerror(err));
+        cr_assert_eq(pio_calls, 0, "open %d read the file", copy);
+        cr_assert_eq(open_fds(), before, "open %d: a descriptor leaked", copy);
+        /* the same file without the fault opens */
+        st = copy ? rsv_kv03_open_path_copy(path, NULL, &f) : rsv_kv03_open_path(path, NULL, &f);
+        cr_assert_eq(st, RSV_OK, "open %d without the fault: %s", copy, rsv_status_name(st));
+        cr_assert_eq(f.size, 360);
+        rsv_kv03_close(&f);
+    }
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(rmdir(dir), 0);
+}
+
+/* rsv__pwrite_all / rsv__pread_all (kv03_layout.h): "a transfer that would
+ * start past INT64_MAX, off_t's largest value, is -1 with EFBIG before any
+ * call". At INT64_MAX itself the call is made (here failed by the wrapper
+ * with EIO, so nothing reaches the kernel); at INT64_MAX + 1 and 2^64 - 1 no
+ * call is made. Found by the seed-157 sample (the check deleted:
+ * file_io_c.sdl.b0d21a9a; pwrite then got a negative offset). */
+Test(fault_write, positioned_io_past_the_largest_offset_is_efbig)
+{
+    int fd = open("/dev/null", O_RDWR);
+    cr_assert(fd >= 0);
+    static const uint64_t at[3] = {(uint64_t)INT64_MAX, (uint64_t)INT64_MAX + 1, UINT64_MAX};
+    for (int rd = 0; rd < 2; rd++)
+        for (int k = 0; k < 3; k++) {
+            char buf[4] = "abc";
+            pio_calls = 0;
+            pio_fail = k == 0;
+            errno = 0;
+            int rc = rd ? rsv__pread_all(fd, buf, 3, at[k]) : rsv__pwrite_all(fd, buf, 3, at[k]);
+            int err = errno;
+            pio_fail = 0;
+            cr_assert_eq(rc, -1, "%s at %llu: %d", rd ? "pread" : "pwrite", (unsigned long long)at[k], rc);
+            cr_assert_eq(pio_calls, k == 0, "%s at %llu: %ld calls", rd ? "pread" : "pwrite",
+                         (unsigned long long)at[k], pio_calls);
+            cr_assert_eq(err, k == 0 ? EIO : EFBIG, "%s at %llu: errno %d", rd ? "pread" : "pwrite",
+                         (unsigned long long)at[k], err);
+        }
+    close(fd);
+}

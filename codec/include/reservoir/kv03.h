@@ -293,7 +293,9 @@ RSV_API rsv_status rsv_kv03_open(const void *bytes, size_t n, const rsv_kv03_pol
  * mapped; the mapping is released by rsv_kv03_close (also on open failure).
  * Only regular files are opened: a directory (errno EISDIR) or a FIFO,
  * device or socket (errno EINVAL) is RSV_ERR_IO without blocking (the open
- * uses O_NONBLOCK, so a FIFO with no writer does not hang).
+ * uses O_NONBLOCK, so a FIFO with no writer does not hang). A file whose
+ * size size_t cannot hold, or that reports a negative size, is RSV_ERR_IO
+ * with errno EFBIG before anything is mapped or read.
  *
  * The mapping contract (docs/kv03.md, "Mapped files"): the file must not
  * shrink while it is open. Every later read of the mapping (scan, frames,
