@@ -4,6 +4,7 @@
  * with the status, record and data-stream bit computed by hand in the
  * comments. Both open + scan and a cursor walk are checked. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +153,66 @@ Test(kv03_v2_crafted, dictionary_order_prefix_beyond_64_bits)
     cr_assert_eq(st, RSV_ERR_DICTIONARY_ORDER, "dictionary_check gave %s", rsv_status_name(st));
     check("0^100, 0^110 1 0^9", b, n, (expect){RSV_ERR_DICTIONARY_ORDER, NONE, 0, RSV_ERR_DICTIONARY_ORDER});
     free(b);
+}
+
+/* §6.3 step 4 where the first difference sits at or beside a 64-bit piece
+ * boundary of the check's compare: D_0 = 0^L 0 1^6 and D_1 = 0^L 1 1^6
+ * (L + 7 bits each), L = 63, 64, 65, 127, 128. The first difference is bit
+ * L, inside both, 0 in D_0: in order, and the file (one tombstone "a" per
+ * code, written by the writer) scans clean. With D_0's bit L set and D_1's
+ * cleared (resealed) the order is reversed: RSV_ERR_DICTIONARY_ORDER, as
+ * dictionary_check, scan and cursor. A compare that stepped over bit L
+ * (the pieces advanced by 65: kv03_dict_c.const.e741068b, seed-151 sample)
+ * would see the codes equal after bit L and call the in-order pair a
+ * prefix. */
+Test(kv03_v2_crafted, dictionary_order_first_difference_at_a_64_bit_boundary)
+{
+    static const uint64_t Ls[] = {63, 64, 65, 127, 128};
+    for (size_t t = 0; t < sizeof Ls / sizeof Ls[0]; t++) {
+        uint64_t L = Ls[t], nb = L + 7;
+        uint8_t d0[24] = {0}, d1[24] = {0};
+        for (uint64_t k = L + 1; k < nb; k++) {
+            rsv_set_bit(d0, k, 1);
+            rsv_set_bit(d1, k, 1);
+        }
+        rsv_set_bit(d1, L, 1);
+        rsv_kv03_policy pol = rsv_kv03_policy_default();
+        rsv_kv03_writer w;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &pol, NULL, 0), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add_coded(&w, d0, nb, "a", 1, rsv_value_tombstone()), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add_coded(&w, d1, nb, "a", 1, rsv_value_tombstone()), RSV_OK);
+        uint8_t *b;
+        size_t n;
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &b, &n), RSV_OK);
+        rsv_kv03_writer_free(&w);
+        rsv_kv03_file f;
+        cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+        cr_assert_eq(rsv_kv03_code_count(&f), 2);
+        cr_assert_eq(f.dict_bits, 2 * nb);
+        rsv_status st = rsv_kv03_dictionary_check(&f);
+        cr_assert_eq(st, RSV_OK, "L = %llu: dictionary_check gave %s", (unsigned long long)L, rsv_status_name(st));
+        char what[64];
+        snprintf(what, sizeof what, "0^%llu 0 1^6, 0^%llu 1 1^6", (unsigned long long)L, (unsigned long long)L);
+        check(what, b, n, (expect){RSV_OK, NONE, 0, RSV_OK});
+        rsv_kv03d_report rep;
+        rsv_kv03d_report_init(&rep);
+        cr_assert(rsv_kv03d_file(b, n, NULL, NULL, 0, &rep), "L = %llu: codec and oracle differ: %s",
+                  (unsigned long long)L, rep.msg);
+        uint8_t *dict = b + (f.dict - b);
+        rsv_set_bit(dict, L, 1);      /* D_0's bit L */
+        rsv_set_bit(dict, nb + L, 0); /* D_1's bit L */
+        rsv_kv03d_reseal(b, n);
+        cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+        st = rsv_kv03_dictionary_check(&f);
+        cr_assert_eq(st, RSV_ERR_DICTIONARY_ORDER, "L = %llu reversed: dictionary_check gave %s",
+                     (unsigned long long)L, rsv_status_name(st));
+        snprintf(what, sizeof what, "0^%llu 1 1^6, 0^%llu 0 1^6", (unsigned long long)L, (unsigned long long)L);
+        check(what, b, n, (expect){RSV_ERR_DICTIONARY_ORDER, NONE, 0, RSV_ERR_DICTIONARY_ORDER});
+        rsv_kv03d_report_init(&rep);
+        cr_assert(rsv_kv03d_file(b, n, NULL, NULL, 0, &rep), "L = %llu: codec and oracle differ: %s",
+                  (unsigned long long)L, rep.msg);
+        free(b);
+    }
 }
 
 /* §12.5's records with code 2 replaced by `11` ‖ 0^z (the data stream is
