@@ -1,11 +1,19 @@
 /* rsv_value_span_borrow and rsv_value_span_copy (record.h): borrowing works
  * exactly for byte-aligned present values (a tombstone never borrows, an
  * empty present value borrows NULL), and a copy gives the value's bytes at
- * any bit offset. Expected bytes are written out by hand. */
+ * any bit offset. Expected bytes are written out by hand. The single-record
+ * readers keep the same rule: rsv_stream_reader_next (stream.h: "data
+ * borrowed from the stream when byte-aligned, else reader-owned") and
+ * rsv_kv03_cursor_record (kv03.h). */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "reservoir/kv03.h"
 #include "reservoir/record.h"
+#include "reservoir/stream.h"
+#include "reservoir/writer.h"
 
 static rsv_value_span present(const uint8_t *data, uint64_t off, uint64_t len)
 {
@@ -38,4 +46,86 @@ Test(value_span, copy_unaligned)
     rsv_value_span_copy(&v, out);
     cr_assert_eq(out[0], 0x23);
     cr_assert_eq(out[1], 0x45);
+}
+
+/* rsv_stream_reader_next on the stream of record_batch's
+ * value_borrowed_or_copied: "k" -> "abc" with C0 = `0` puts the value at
+ * bit 24 (selector `1` + C0, EG0(0), EG0(8), 8 key bits, `1`, EG0(3) =
+ * `00100`: 2 + 1 + 7 + 8 + 1 + 5), so its data is the stream's byte 3
+ * itself; with C0 = `00` it starts at bit 25 and is copied into the
+ * reader's buffer. Found by the seed-157 sample: with the borrow's return
+ * deleted (buffer_h.sdl.ee164232) aligned values were copied too. */
+Test(value_span, stream_reader_next_borrows_aligned_values)
+{
+    for (int shift = 0; shift < 2; shift++) {
+        rsv_writer w;
+        rsv_writer_init(&w);
+        rsv_stream_writer sw;
+        uint8_t code = 0;
+        cr_assert_eq(rsv_stream_writer_init(&sw, &w, &code, 1 + (uint64_t)shift), RSV_OK);
+        cr_assert_eq(rsv_stream_writer_add(&sw, "k", 1, rsv_value_present("abc", 3)), RSV_OK);
+        rsv_view v = rsv_view_make(rsv_writer_data(&w), 0, rsv_stream_writer_extent(&sw));
+        rsv_stream_reader r;
+        cr_assert_eq(rsv_stream_reader_init(&r, v, &code, 1 + (uint64_t)shift), RSV_OK);
+        rsv_stream_record rec;
+        int more = 0;
+        cr_assert_eq(rsv_stream_reader_next(&r, &rec, &more), RSV_OK);
+        cr_assert(more && rec.value.kind == RSV_VALUE_PRESENT && rec.value.len == 3);
+        cr_assert_eq(rec.value_span.bytes.off, 24 + (uint64_t)shift);
+        cr_assert(memcmp(rec.value.data, "abc", 3) == 0);
+        if (shift == 0)
+            cr_assert(rec.value.data == v.data + 3, "an aligned value is not borrowed from the stream");
+        else
+            cr_assert(rec.value.data < v.data || rec.value.data >= v.data + 8,
+                      "an unaligned value points into the stream");
+        rsv_stream_reader_free(&r);
+        rsv_stream_writer_free(&sw);
+        rsv_writer_free(&w);
+    }
+}
+
+/* rsv_kv03_cursor_record over a file of 40 records whose keys ("k0".."k39")
+ * and values (1..40 bytes of 'a' + i) shift the value offsets through
+ * every alignment: each present value's data is the file's own bytes at
+ * value_span.bytes.off / 8 when that offset is a multiple of 8, else a
+ * buffer outside the file; either way its bytes are the value written. Both
+ * cases must occur. */
+Test(value_span, cursor_record_borrows_aligned_values)
+{
+    rsv_kv03_policy pol = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &pol, NULL, 0), RSV_OK);
+    char key[8], val[40][40];
+    for (int i = 0; i < 40; i++) {
+        snprintf(key, sizeof key, "k%02d", i);
+        memset(val[i], 'a' + i % 26, sizeof val[i]);
+        cr_assert_eq(rsv_kv03_writer_add(&w, key, 3, rsv_value_present(val[i], (size_t)i + 1)), RSV_OK);
+    }
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &b, &n), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    rsv_kv03_cursor c;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    int seen[2] = {0, 0}, more = 1;
+    for (size_t i = 0;; i++) {
+        rsv_kv03_entry e;
+        cr_assert_eq(rsv_kv03_cursor_record(&c, &e, &more), RSV_OK);
+        if (!more) break;
+        cr_assert(i < 40 && e.value.kind == RSV_VALUE_PRESENT && e.value.len == i + 1);
+        cr_assert(memcmp(e.value.data, val[i], i + 1) == 0, "record %zu: wrong value bytes", i);
+        uint64_t off = e.value_span.bytes.off;
+        int aligned = off % 8 == 0;
+        seen[aligned]++;
+        if (aligned)
+            cr_assert(e.value.data == e.value_span.bytes.data + off / 8,
+                      "record %zu: the value at bit %llu is not borrowed", i, (unsigned long long)off);
+        else
+            cr_assert(e.value.data < b || e.value.data >= b + n, "record %zu: a copied value points into the file", i);
+    }
+    cr_assert(seen[0] > 0 && seen[1] > 0, "aligned %d, unaligned %d: both cases needed", seen[1], seen[0]);
+    rsv_kv03_cursor_free(&c);
+    free(b);
 }
