@@ -28,7 +28,8 @@
  * Swept: the path writer, the in-memory writer, the batch encoder, the merge
  * in memory (of §12.3, and of the §12.5 multi-code file, whose output is
  * §12.5 again) and to a path, and (read_sweep) the cursor with a scan and a
- * record stream written and read back.
+ * record stream written and read back, each record's key and value bytes
+ * checked (a value copied out of an unaligned position needs an allocation).
  *
  * Leaks: the wrappers count live blocks (allocated and not freed), and every
  * run of every sweep must end with the count it started with, whether it
