@@ -288,3 +288,26 @@ Test(bits_fast, every_copy_every_length_and_offset)
         }
     cr_assert_eq(cases, 701u * 8 * 8);
 }
+
+#if defined(RSV_LOAD_CHECK) && defined(RSV__HAVE_V128)
+#include <signal.h>
+
+/* The load check sees the SSE2 loads too (mem.h rsv__load_v128_in): a
+ * 256-bit copy from bit 0 of a 40-byte source into an empty accumulator
+ * (no head bits, so no load before the SSE2 loop) makes two SSE2 steps,
+ * whose first load is source bytes 0..15; the word loop has nothing left
+ * (256 - 2 * 128 = 0 bits) and no tail load follows. Declaring a window
+ * that starts at source byte 1 makes that first load out of bounds: the
+ * check must abort. No other load of this copy touches byte 0, so without
+ * the SSE2 load's check (mem_h.sdl.1f1725a2, the seed-157 sample) nothing
+ * aborts and the test fails. Built only with the load check on x86-64. */
+Test(bits_fast, load_check_sees_the_sse2_copy_loads, .signal = SIGABRT)
+{
+    uint8_t *src = random_bytes(40), dst[48];
+    rsv__acc a = rsv__acc_begin(dst, 0);
+    rsv__load_check_push(src + 1, src + 40);
+    rsv__acc_copy(&a, src, 0, 0, 40, 256);
+    rsv__load_check_pop();
+    free(src);
+}
+#endif
