@@ -310,4 +310,21 @@ Test(bits_fast, load_check_sees_the_sse2_copy_loads, .signal = SIGABRT)
     rsv__load_check_pop();
     free(src);
 }
+
+/* The same check covers all 16 bytes of each SSE2 load: a 128-bit copy from
+ * a 17-byte source (window [0, 17) passed to the copy) makes one SSE2 step,
+ * loading bytes 0..15 and 1..16; byte 16 holds no copied bit but lies in
+ * the copy's window, and no other load follows (128 - 128 = 0 bits left).
+ * A declared window of bytes 0..15 leaves out only byte 16, the last byte
+ * of the second load: the check must abort. A check of 15 bytes per load
+ * (mem_h.const.7f26894c) would see bytes 0..15 only, and pass. */
+Test(bits_fast, load_check_sees_the_last_byte_of_an_sse2_load, .signal = SIGABRT)
+{
+    uint8_t *src = random_bytes(17), dst[32];
+    rsv__acc a = rsv__acc_begin(dst, 0);
+    rsv__load_check_push(src, src + 16);
+    rsv__acc_copy(&a, src, 0, 0, 17, 128);
+    rsv__load_check_pop();
+    free(src);
+}
 #endif
