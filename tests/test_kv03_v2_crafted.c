@@ -121,6 +121,19 @@ Test(kv03_v2_crafted, dictionary_order_before_the_block_offsets)
     free(b);
 }
 
+/* The file the writer makes of two records, tombstones with key "a", of
+ * codes D_0 (n0 bits) and D_1 (n1 bits), in that order. */
+static void two_code_file(const uint8_t *d0, uint64_t n0, const uint8_t *d1, uint64_t n1, uint8_t **b, size_t *n)
+{
+    rsv_kv03_policy pol = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &pol, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, d0, n0, "a", 1, rsv_value_tombstone()), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, d1, n1, "a", 1, rsv_value_tombstone()), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, b, n), RSV_OK);
+    rsv_kv03_writer_free(&w);
+}
+
 /* §6.3 step 4 with codes longer than 64 bits (the check compares them in
  * 64-bit pieces): D_0 = 0^100, D_1 = 0^50 1 0^59 1 0^9 (120 bits; first
  * difference at bit 50, inside both, 0 in D_0: in order), written by the
@@ -130,15 +143,9 @@ Test(kv03_v2_crafted, dictionary_order_before_the_block_offsets)
 Test(kv03_v2_crafted, dictionary_order_prefix_beyond_64_bits)
 {
     static const uint8_t d0[13] = {0}, d1[15] = {0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0, 0, 0, 0, 0x02, 0};
-    rsv_kv03_policy pol = rsv_kv03_policy_default();
-    rsv_kv03_writer w;
-    cr_assert_eq(rsv_kv03_writer_init(&w, &pol, NULL, 0), RSV_OK);
-    cr_assert_eq(rsv_kv03_writer_add_coded(&w, d0, 100, "a", 1, rsv_value_tombstone()), RSV_OK);
-    cr_assert_eq(rsv_kv03_writer_add_coded(&w, d1, 120, "a", 1, rsv_value_tombstone()), RSV_OK);
     uint8_t *b;
     size_t n;
-    cr_assert_eq(rsv_kv03_writer_finish(&w, &b, &n), RSV_OK);
-    rsv_kv03_writer_free(&w);
+    two_code_file(d0, 100, d1, 120, &b, &n);
     rsv_kv03_file f;
     cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
     cr_assert_eq(rsv_kv03_code_count(&f), 2);
@@ -176,15 +183,9 @@ Test(kv03_v2_crafted, dictionary_order_first_difference_at_a_64_bit_boundary)
             rsv_set_bit(d1, k, 1);
         }
         rsv_set_bit(d1, L, 1);
-        rsv_kv03_policy pol = rsv_kv03_policy_default();
-        rsv_kv03_writer w;
-        cr_assert_eq(rsv_kv03_writer_init(&w, &pol, NULL, 0), RSV_OK);
-        cr_assert_eq(rsv_kv03_writer_add_coded(&w, d0, nb, "a", 1, rsv_value_tombstone()), RSV_OK);
-        cr_assert_eq(rsv_kv03_writer_add_coded(&w, d1, nb, "a", 1, rsv_value_tombstone()), RSV_OK);
         uint8_t *b;
         size_t n;
-        cr_assert_eq(rsv_kv03_writer_finish(&w, &b, &n), RSV_OK);
-        rsv_kv03_writer_free(&w);
+        two_code_file(d0, nb, d1, nb, &b, &n);
         rsv_kv03_file f;
         cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
         cr_assert_eq(rsv_kv03_code_count(&f), 2);

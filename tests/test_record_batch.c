@@ -318,7 +318,11 @@ Test(record_batch, key_arena_stop_and_resume)
  * byte-aligned is borrowed from the file. Stream "k" -> 3 bytes: the
  * record's framing (selector `1` + C0 `0`, EG0(0), EG0(8), 8 key bits, `1`,
  * EG0(3) = `00100`) puts the value at bit 2+1+7+8+1+5 = 24: aligned. With
- * C0 = `00` it starts at bit 25: copied. */
+ * C0 = `00` it starts at bit 25: copied. The single-record call,
+ * rsv_stream_reader_next, keeps the same rule (stream.h: "data borrowed
+ * from the stream when byte-aligned, else reader-owned"); found by the
+ * seed-157 sample: with the borrow's return deleted (buffer_h.sdl.ee164232)
+ * it copied aligned values too, and only the batch's borrowing was tested. */
 Test(record_batch, value_borrowed_or_copied)
 {
     for (int shift = 0; shift < 2; shift++) {
@@ -349,6 +353,18 @@ Test(record_batch, value_borrowed_or_copied)
             cr_assert(val[0] == varena && b.val_used == 3 && !memcmp(varena, "abc", 3));
         }
         cr_assert(kl[0] == 1 && karena[0] == 'k');
+        cr_assert_eq(rsv_stream_reader_reset(&r, v, &code, 1 + (uint64_t)shift), RSV_OK);
+        rsv_stream_record rec;
+        int more = 0;
+        cr_assert_eq(rsv_stream_reader_next(&r, &rec, &more), RSV_OK);
+        cr_assert(more && rec.value.kind == RSV_VALUE_PRESENT && rec.value.len == 3);
+        cr_assert_eq(rec.value_span.bytes.off, 24 + (uint64_t)shift);
+        cr_assert(memcmp(rec.value.data, "abc", 3) == 0);
+        if (shift == 0)
+            cr_assert(rec.value.data == v.data + 3, "next: an aligned value is not borrowed from the stream");
+        else
+            cr_assert(rec.value.data < v.data || rec.value.data >= v.data + 8,
+                      "next: an unaligned value points into the stream");
         rsv_stream_reader_free(&r);
         rsv_stream_writer_free(&sw);
         rsv_writer_free(&w);

@@ -1,10 +1,10 @@
 /* rsv_value_span_borrow and rsv_value_span_copy (record.h): borrowing works
  * exactly for byte-aligned present values (a tombstone never borrows, an
  * empty present value borrows NULL), and a copy gives the value's bytes at
- * any bit offset. Expected bytes are written out by hand. The single-record
- * readers keep the same rule: rsv_stream_reader_next (stream.h: "data
- * borrowed from the stream when byte-aligned, else reader-owned") and
- * rsv_kv03_cursor_record (kv03.h). */
+ * any bit offset. Expected bytes are written out by hand. The cursor's
+ * single-record call keeps the same rule (kv03.h, rsv_kv03_cursor_record);
+ * the stream reader's is checked in test_record_batch.c
+ * (value_borrowed_or_copied). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,6 @@
 
 #include "reservoir/kv03.h"
 #include "reservoir/record.h"
-#include "reservoir/stream.h"
-#include "reservoir/writer.h"
 
 static rsv_value_span present(const uint8_t *data, uint64_t off, uint64_t len)
 {
@@ -46,42 +44,6 @@ Test(value_span, copy_unaligned)
     rsv_value_span_copy(&v, out);
     cr_assert_eq(out[0], 0x23);
     cr_assert_eq(out[1], 0x45);
-}
-
-/* rsv_stream_reader_next on the stream of record_batch's
- * value_borrowed_or_copied: "k" -> "abc" with C0 = `0` puts the value at
- * bit 24 (selector `1` + C0, EG0(0), EG0(8), 8 key bits, `1`, EG0(3) =
- * `00100`: 2 + 1 + 7 + 8 + 1 + 5), so its data is the stream's byte 3
- * itself; with C0 = `00` it starts at bit 25 and is copied into the
- * reader's buffer. Found by the seed-157 sample: with the borrow's return
- * deleted (buffer_h.sdl.ee164232) aligned values were copied too. */
-Test(value_span, stream_reader_next_borrows_aligned_values)
-{
-    for (int shift = 0; shift < 2; shift++) {
-        rsv_writer w;
-        rsv_writer_init(&w);
-        rsv_stream_writer sw;
-        uint8_t code = 0;
-        cr_assert_eq(rsv_stream_writer_init(&sw, &w, &code, 1 + (uint64_t)shift), RSV_OK);
-        cr_assert_eq(rsv_stream_writer_add(&sw, "k", 1, rsv_value_present("abc", 3)), RSV_OK);
-        rsv_view v = rsv_view_make(rsv_writer_data(&w), 0, rsv_stream_writer_extent(&sw));
-        rsv_stream_reader r;
-        cr_assert_eq(rsv_stream_reader_init(&r, v, &code, 1 + (uint64_t)shift), RSV_OK);
-        rsv_stream_record rec;
-        int more = 0;
-        cr_assert_eq(rsv_stream_reader_next(&r, &rec, &more), RSV_OK);
-        cr_assert(more && rec.value.kind == RSV_VALUE_PRESENT && rec.value.len == 3);
-        cr_assert_eq(rec.value_span.bytes.off, 24 + (uint64_t)shift);
-        cr_assert(memcmp(rec.value.data, "abc", 3) == 0);
-        if (shift == 0)
-            cr_assert(rec.value.data == v.data + 3, "an aligned value is not borrowed from the stream");
-        else
-            cr_assert(rec.value.data < v.data || rec.value.data >= v.data + 8,
-                      "an unaligned value points into the stream");
-        rsv_stream_reader_free(&r);
-        rsv_stream_writer_free(&sw);
-        rsv_writer_free(&w);
-    }
 }
 
 /* rsv_kv03_cursor_record over a file of 40 records whose keys ("k0".."k39")

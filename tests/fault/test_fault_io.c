@@ -355,6 +355,18 @@ static int map_perms(const void *a, char perms[5])
     return found;
 }
 
+/* A new directory from the mkdtemp template dir, holding a.kv = the §12.3
+ * file (360 bytes); its path into path. */
+static void write_12_3(char *dir, char *path, size_t cap)
+{
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, cap, "%s/a.kv", dir);
+    FILE *out = fopen(path, "wb");
+    cr_assert_not_null(out);
+    cr_assert_eq(fwrite(FILE_12_3, 1, 360, out), 360);
+    cr_assert_eq(fclose(out), 0);
+}
+
 /* rsv_kv03_open_path_copy reads the file with pread into private memory
  * (kv03.h): "A file that shrinks during the read is RSV_ERR_IO (errno EIO)",
  * as is a failing pread, with no descriptor and no copy kept; a clean read
@@ -368,12 +380,7 @@ static int map_perms(const void *a, char perms[5])
 Test(fault_write, copying_open_of_a_file_that_shrinks_is_an_io_error)
 {
     char dir[] = "/tmp/rsv_copy_XXXXXX", path[64];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/a.kv", dir);
-    FILE *out = fopen(path, "wb");
-    cr_assert_not_null(out);
-    cr_assert_eq(fwrite(FILE_12_3, 1, 360, out), 360);
-    cr_assert_eq(fclose(out), 0);
+    write_12_3(dir, path, sizeof path);
 
     int before = open_fds();
     for (int fault = 0; fault < 2; fault++) {
@@ -420,12 +427,7 @@ Test(fault_write, copying_open_of_a_file_that_shrinks_is_an_io_error)
 Test(fault_write, open_of_a_file_of_negative_size_is_efbig)
 {
     char dir[] = "/tmp/rsv_size_XXXXXX", path[64];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/a.kv", dir);
-    FILE *out = fopen(path, "wb");
-    cr_assert_not_null(out);
-    cr_assert_eq(fwrite(FILE_12_3, 1, 360, out), 360);
-    cr_assert_eq(fclose(out), 0);
+    write_12_3(dir, path, sizeof path);
     int before = open_fds();
     for (int copy = 0; copy < 2; copy++) {
         rsv_kv03_file f;
