@@ -349,6 +349,20 @@ Test(api_arguments, empty_file_seek)
     free(bytes);
 }
 
+/* merge.h: an init failure has record 0 and bit 0; an argument error is not
+ * an input's (failed_input = n); the merge is poisoned. Frees m. */
+static void expect_argument_failure(rsv_merge *m, size_t n)
+{
+    rsv_kv03_diag dg = rsv_merge_diag(m);
+    cr_assert_eq(dg.status, RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(dg.record, 0, "record %llu", (unsigned long long)dg.record);
+    cr_assert_eq(dg.bit, 0, "bit %llu", (unsigned long long)dg.bit);
+    cr_assert_eq(rsv_merge_failed_input(m), n);
+    int done;
+    cr_assert_eq(rsv_merge_step(m, &done), RSV_ERR_POISONED);
+    rsv_merge_free(m);
+}
+
 Test(api_arguments, merge)
 {
     size_t n;
@@ -360,15 +374,15 @@ Test(api_arguments, merge)
     rsv_merge_free(NULL);
     cr_assert_eq(rsv_merge_init(NULL, in, 2, 0), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_merge_init(&m, NULL, 2, 0), RSV_ERR_INVALID_ARGUMENT);
-    rsv_merge_free(&m);
+    expect_argument_failure(&m, 2);
     cr_assert_eq(rsv_merge_init(&m, in, 1, 0), RSV_ERR_INVALID_ARGUMENT); /* §11.2: at least two */
-    rsv_merge_free(&m);
+    expect_argument_failure(&m, 1);
     cr_assert_eq(rsv_merge_init(&m, in, 2, 0x80), RSV_ERR_INVALID_ARGUMENT);
-    rsv_merge_free(&m);
+    expect_argument_failure(&m, 2);
     cr_assert_eq(rsv_merge_init(&m, in_null, 2, 0), RSV_ERR_INVALID_ARGUMENT);
-    rsv_merge_free(&m);
+    expect_argument_failure(&m, 2);
     cr_assert_eq(rsv_merge_init_path(&m, in, 2, 0, NULL), RSV_ERR_INVALID_ARGUMENT);
-    rsv_merge_free(&m);
+    expect_argument_failure(&m, 2);
 
     cr_assert_eq(rsv_merge_init(&m, in, 2, 0), RSV_OK);
     int done;

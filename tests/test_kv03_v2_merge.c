@@ -202,6 +202,11 @@ static void expect_init_failure(const blob *in, size_t n, rsv_status want, size_
     rsv_status st = merge(in, n, 0, &out, &m);
     cr_assert_eq(st, want, "status %d, want %d", st, want);
     cr_assert_eq(rsv_merge_failed_input(&m), input, "failed input %zu, want %zu", rsv_merge_failed_input(&m), input);
+    /* merge.h: an init failure is at record 0, bit 0 */
+    rsv_kv03_diag dg = rsv_merge_diag(&m);
+    cr_assert_eq(dg.status, want);
+    cr_assert_eq(dg.record, 0, "record %llu", (unsigned long long)dg.record);
+    cr_assert_eq(dg.bit, 0, "bit %llu", (unsigned long long)dg.bit);
     cr_assert_null(out.b);
 }
 

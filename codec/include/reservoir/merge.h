@@ -24,7 +24,9 @@
  * below). Inputs are never modified.
  *
  * A failure poisons the merge (RSV_ERR_POISONED afterwards; diag keeps the
- * first error, the failing input and its record/bit) and discards the output:
+ * first error, the failing input and its record/bit; a failure of init itself
+ * has record 0 and bit 0, with failed_input as above or n for an argument,
+ * memory or output-writer failure) and discards the output:
  * no file is created. Finishing before the end or stepping after finishing
  * gives RSV_ERR_STATE, a misuse that does not poison the merge. "failed_input" above is rsv_merge_failed_input(m),
  * "diag" rsv_merge_diag(m). */
