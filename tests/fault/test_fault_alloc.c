@@ -63,9 +63,10 @@ static rsv_status op_cursor(void)
     while (!st && more) {
         rsv_kv03_entry e;
         st = rsv_kv03_cursor_record(&c, &e, &more);
-        if (!st && more)
+        if (!st && more) {
             cr_assert(i < 4 && key_is(e.key, e.key_len, i) && value_is(e.value, i), "cursor: record %d differs", i);
-        if (!st && more) i++;
+            i++;
+        }
     }
     if (!st) cr_assert_eq(i, 4);
     rsv_kv03_cursor_free(&c);
@@ -91,9 +92,10 @@ static rsv_status op_stream(void)
         while (!st && more) {
             rsv_stream_record r;
             st = rsv_stream_reader_next(&sr, &r, &more);
-            if (!st && more)
+            if (!st && more) {
                 cr_assert(i < 4 && key_is(r.key, r.key_len, i) && value_is(r.value, i), "stream: record %d differs", i);
-            if (!st && more) i++;
+                i++;
+            }
         }
         if (!st) cr_assert_eq(i, 4);
         rsv_stream_reader_free(&sr);
