@@ -435,6 +435,73 @@ Test(fault_alloc, merge_mismatch_of_many_codes_frees_its_sort_array)
     free(f5);
 }
 
+/* merge.h: a failure of init itself has record 0 and bit 0, and a memory or
+ * output-writer failure is not an input's (failed_input = n); the merge is
+ * poisoned. Each allocation of init fails in turn, in memory and to a path,
+ * with three inputs (the loser tree's slots) of the 9-code file (the union's
+ * heap sort array). */
+static void init_sweep(const rsv_kv03_file *const *in, size_t n, const char *path)
+{
+    long k, nomem = 0;
+    for (k = 0; k < 1000; k++) {
+        long live = live_blocks;
+        rsv_merge m;
+        arm_alloc(k);
+        rsv_status st = path ? rsv_merge_init_path(&m, in, n, 0, path) : rsv_merge_init(&m, in, n, 0);
+        int failed = alloc_failed;
+        disarm_alloc();
+        if (st == RSV_OK) {
+            rsv_merge_free(&m);
+            cr_assert_eq(live_blocks, live, "k %ld: %ld blocks not freed", k, live_blocks - live);
+            if (path) unlink(path); /* a temporary, if init made one: not the path itself */
+            if (!failed) break;
+            continue; /* the presize hint, absorbed */
+        }
+        cr_assert(failed, "k %ld: %s without a failed allocation", k, rsv_status_name(st));
+        /* a path writer that cannot allocate its temporary's name fails to
+         * create it: RSV_ERR_IO (fault.h) */
+        cr_assert(st == RSV_ERR_NOMEM || (path && st == RSV_ERR_IO), "k %ld: %s", k, rsv_status_name(st));
+        rsv_kv03_diag dg = rsv_merge_diag(&m);
+        cr_assert_eq(dg.status, st, "k %ld", k);
+        cr_assert_eq(dg.record, 0, "k %ld: record %llu", k, (unsigned long long)dg.record);
+        cr_assert_eq(dg.bit, 0, "k %ld: bit %llu", k, (unsigned long long)dg.bit);
+        cr_assert_eq(rsv_merge_failed_input(&m), n, "k %ld: failed input %zu", k, rsv_merge_failed_input(&m));
+        int done;
+        cr_assert_eq(rsv_merge_step(&m, &done), RSV_ERR_POISONED, "k %ld", k);
+        rsv_merge_free(&m);
+        cr_assert_eq(live_blocks, live, "k %ld: %ld blocks not freed", k, live_blocks - live);
+        nomem += st == RSV_ERR_NOMEM;
+    }
+    cr_assert_lt(k, 1000);
+    cr_assert_gt(nomem, 1, "init failed %ld times for want of memory", nomem);
+}
+
+Test(fault_alloc, merge_init_failures_are_at_record_0_bit_0)
+{
+    uint8_t codes[9], keys[9];
+    rsv_record r[9];
+    for (unsigned j = 0; j < 9; j++) {
+        codes[j] = (uint8_t)(j << 4), keys[j] = (uint8_t)('a' + j);
+        r[j] = (rsv_record){keys + j, 1, {RSV_VALUE_TOMBSTONE, NULL, 0}, codes + j, 4};
+    }
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    uint8_t *f = NULL;
+    size_t nf = 0;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, 9, &f, &nf), RSV_OK);
+    rsv_kv03_file a;
+    cr_assert_eq(rsv_kv03_open(f, nf, NULL, &a), RSV_OK);
+    const rsv_kv03_file *in[3] = {&a, &a, &a};
+    init_sweep(in, 3, NULL);
+    char dir[] = "/tmp/rsv_fault_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    init_sweep(in, 3, path);
+    cr_assert_eq(entries(dir), 0, "a temporary was left");
+    cr_assert_eq(rmdir(dir), 0);
+    rsv_kv03_close(&a);
+    free(f);
+}
+
 /* The record batch (reservoir/record_batch.h) makes no heap allocation of
  * its own: on a warm cursor / stream reader (reset keeps the buffers), with
  * every allocation armed to fail, batches of 1..5 records decode §12's four
