@@ -481,3 +481,71 @@ Test(fault_write, positioned_io_past_the_largest_offset_is_efbig)
         }
     close(fd);
 }
+
+/* merge.h: a failure of the output in finish or commit is not an input's
+ * (failed_input = n), at the output's record count and bit 0, and poisons
+ * the merge. §12.3 merged with itself (four output records): an in-memory
+ * finish whose allocations fail in turn, and a path merge whose commit fails
+ * at the temporary's fsync. */
+static void expect_output_failure(rsv_merge *m, rsv_status want, const char *what)
+{
+    rsv_kv03_diag dg = rsv_merge_diag(m);
+    cr_assert_eq(dg.status, want, "%s: %s", what, rsv_status_name(dg.status));
+    cr_assert_eq(dg.record, 4, "%s: record %llu", what, (unsigned long long)dg.record);
+    cr_assert_eq(dg.bit, 0, "%s: bit %llu", what, (unsigned long long)dg.bit);
+    cr_assert_eq(rsv_merge_failed_input(m), 2, "%s", what);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    cr_assert_eq(rsv_merge_finish(m, &out, &n), RSV_ERR_POISONED, "%s", what);
+    cr_assert_eq(rsv_merge_commit(m), RSV_ERR_POISONED, "%s", what);
+}
+
+Test(fault_write, merge_output_failures_are_the_outputs)
+{
+    rsv_kv03_file a;
+    cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &a), RSV_OK);
+    const rsv_kv03_file *in[2] = {&a, &a};
+    long k, nomem = 0;
+    for (k = 0; k < 100; k++) {
+        rsv_merge m;
+        cr_assert_eq(rsv_merge_init(&m, in, 2, 0), RSV_OK);
+        cr_assert_eq(rsv_merge_run(&m), RSV_OK);
+        uint8_t *out = NULL;
+        size_t n = 0;
+        arm_alloc(k);
+        rsv_status st = rsv_merge_finish(&m, &out, &n);
+        int failed = alloc_failed;
+        disarm_alloc();
+        if (st == RSV_OK) {
+            expect_file_12_3(out, n, "merge finish");
+            free(out);
+            rsv_merge_free(&m);
+            if (!failed) break;
+            continue;
+        }
+        cr_assert_eq(st, RSV_ERR_NOMEM, "k %ld: %s", k, rsv_status_name(st));
+        expect_output_failure(&m, RSV_ERR_NOMEM, "in-memory finish");
+        rsv_merge_free(&m);
+        nomem++;
+    }
+    cr_assert_lt(k, 100);
+    cr_assert_gt(nomem, 0, "no allocation of the merge's finish failed");
+
+    char dir[] = "/tmp/rsv_fault_mc_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    rsv_merge m;
+    cr_assert_eq(rsv_merge_init_path(&m, in, 2, 0, path), RSV_OK);
+    cr_assert_eq(rsv_merge_run(&m), RSV_OK);
+    fsync_calls = 0;
+    fsync_fail_at = 1; /* the temporary's */
+    rsv_status st = rsv_merge_commit(&m);
+    int failed = fsync_fail_at == 0;
+    fsync_fail_at = 0;
+    cr_assert(failed && st == RSV_ERR_IO, "commit: %s", rsv_status_name(st));
+    expect_output_failure(&m, RSV_ERR_IO, "commit");
+    rsv_merge_free(&m);
+    cr_assert_eq(entries(dir), 0, "a file was left after the failed commit");
+    cr_assert_eq(rmdir(dir), 0);
+    rsv_kv03_close(&a);
+}

@@ -82,9 +82,13 @@ RSV_API rsv_status rsv_merge_finish_unsealed(rsv_merge *m, uint8_t **out, size_t
  * must equal the init path, else RSV_ERR_INVALID_ARGUMENT). */
 RSV_API rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path);
 RSV_API void rsv_merge_free(rsv_merge *m);
-/* The first error (status, the failing input's record and bit, or the
- * output's record count and bit 0 for an output failure); status = RSV_OK
- * while healthy. */
+/* The first error; status = RSV_OK while healthy. record and bit: for an
+ * input's failure, the input's record and data-stream bit (as its cursor
+ * would report them); for a failure of the output during a step (the writer
+ * or the merge's key buffer), the output's record count and data-stream bit
+ * count at that point (the writer's diag); for a failure in finish,
+ * finish_path or commit, the output's record count and bit 0; for a failure
+ * of init, record 0 and bit 0. */
 RSV_API rsv_kv03_diag rsv_merge_diag(const rsv_merge *m);
 /* The input a failure is attributed to (0..n-1), or n when the failure is not
  * an input's (argument, memory, output). */
