@@ -154,6 +154,27 @@ static void o28c(rsv_surgeon *s)
     rsv_sg_reseal(s);
 }
 
+/* 28: the empty file with U = 2^63 and L = 63: for n = nb + 1 = 1 entry the
+ * canonical L is bitlen(2^63) - 1 = 63 (§4), so check 25 passes with
+ * section 1 grown to 8 bytes (⌈63/64⌉ words; sections 2-7 and the body end
+ * moved by 8); 26-27 pass (m = 0, extent and terminal 0); 28 fails on
+ * U ≠ extent − N·cw = 0. The largest L check 25 accepts. */
+static void o28d(rsv_surgeon *s)
+{
+    replace(s, FILE_EMPTY, 320);
+    rsv_sg_set_body(s, 232);
+    memmove(s->b + 96 + 200, s->b + 96 + 192, 32); /* sections 2, 3 and 6 */
+    memset(s->b + 96 + 192, 0, 8);                  /* section 1: low bits of r_0 = 0 */
+    rsv_sg_set(s, RSV_SG_SEC_LEN(1), 8, 8);
+    rsv_sg_set(s, RSV_SG_SEC_OFF(2), 8, 200);
+    rsv_sg_set(s, RSV_SG_SEC_OFF(3), 8, 208);
+    for (unsigned i = 4; i <= 6; i++) rsv_sg_set(s, RSV_SG_SEC_OFF(i), 8, 224);
+    rsv_sg_set(s, RSV_SG_SEC_OFF(7), 8, 232);
+    rsv_sg_set(s, RSV_SG_D_U, 8, UINT64_C(1) << 63);
+    rsv_sg_set(s, RSV_SG_D_L, 1, 63);
+    rsv_sg_reseal(s);
+}
+
 /* ---- §9.2 scan, steps other than the walk ---------------------------------- */
 
 /* 1: a gap byte after section 0 (file 96 + 205) changed, CRCs kept: open
@@ -296,6 +317,7 @@ static const rsv_sr_row k_rows[] = {
     {"status_open28_universe", OPEN, 28, E(SECTION_SHAPE), ANY, ANY, 0, o28a},
     {"status_open28_empty_with_code", OPEN, 28, E(SECTION_SHAPE), ANY, ANY, 0, o28b},
     {"status_open28_seed_bits_m3", OPEN, 28, E(SECTION_SHAPE), ANY, ANY, 0, o28c},
+    {"status_open28_universe_at_l_63", OPEN, 28, E(SECTION_SHAPE), ANY, ANY, 0, o28d},
 
     {"status_scan1_body_crc", SCAN, 1, E(BODY_CRC), ANY, ANY, 0, s01},
     {"status_scan2_dictionary_endpoints", SCAN, 2, E(SECTION_ENDPOINTS), ANY, ANY, 0, s02a},
