@@ -231,3 +231,71 @@ Test(kv03_seek_errors, lower_bound_probes_are_fixed_for_any_seeds)
     rsv_sg_free(&s);
     free(base);
 }
+
+/* kv03.h: the seek parses the record it hands over (to learn its code), so a
+ * failure of that record's §3.3 steps 1-5 is the seek's, with the walk's
+ * status, record and bit, and poisons the walker. Every single-bit flip of
+ * the data stream (resealed; open does not read section 0) whose walk from
+ * record 0 fails first at record `target` is sought to code j: the frames
+ * and cursor seeks must fail as that walk did. r: codes `0`, `10`; W = 2. */
+static void seek_fails_as_the_walk(const rec *r, size_t nr, uint64_t j, uint64_t target)
+{
+    size_t n;
+    uint8_t *base = write_file(r, nr, &n);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(base, n, &k_pol, &f), RSV_OK);
+    uint64_t extent = f.extent, cases = 0;
+    rsv_kv03_close(&f);
+    for (uint64_t p = 0; p < extent; p++) {
+        rsv_surgeon s;
+        rsv_sg_init(&s, base, n);
+        rsv_sg_flip_data_bit(&s, p);
+        rsv_sg_reseal(&s);
+        cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK, "bit %llu", (unsigned long long)p);
+        rsv_kv03_frames fw;
+        rsv_kv03_frame fr;
+        int more = 1;
+        rsv_status walk = RSV_OK;
+        cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+        while (more && !(walk = rsv_kv03_frames_next(&fw, &fr, &more))) {}
+        rsv_kv03_diag want = fw.diag;
+        if (walk && want.record == target) {
+            cases++;
+            cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+            rsv_status st = rsv_kv03_frames_seek_code(&fw, j);
+            cr_assert_eq(st, walk, "bit %llu: seek %s, the walk %s", (unsigned long long)p, rsv_status_name(st),
+                         rsv_status_name(walk));
+            cr_assert(fw.diag.status == walk && fw.diag.record == want.record && fw.diag.bit == want.bit,
+                      "bit %llu: seek at record %llu bit %llu, the walk at %llu, %llu", (unsigned long long)p,
+                      (unsigned long long)fw.diag.record, (unsigned long long)fw.diag.bit,
+                      (unsigned long long)want.record, (unsigned long long)want.bit);
+            cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_ERR_POISONED);
+            rsv_kv03_cursor c;
+            cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+            cr_assert_eq(rsv_kv03_cursor_seek_code(&c, j), walk, "bit %llu: cursor seek", (unsigned long long)p);
+            rsv_kv03_diag cd = rsv_kv03_cursor_diag(&c);
+            cr_assert(cd.status == walk && cd.record == want.record && cd.bit == want.bit, "bit %llu: cursor diag",
+                      (unsigned long long)p);
+            rsv_kv03_cursor_free(&c);
+        }
+        rsv_kv03_close(&f);
+        rsv_sg_free(&s);
+    }
+    cr_assert_gt(cases, 0, "no flip fails the walk first at record %llu", (unsigned long long)target);
+    free(base);
+}
+
+/* record 2 starts block 1 (seed 1 = code `10`): seeking code 1 walks from
+ * block 0 and hands over record 2 */
+Test(kv03_seek_errors, failure_of_the_block_start_handed_over)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x00, 1, "b"}, {0x80, 2, "a"}};
+    seek_fails_as_the_walk(r, 3, 1, 2);
+}
+
+/* record 1 changes to code `10` by a transition inside block 0 */
+Test(kv03_seek_errors, failure_of_the_transition_record_handed_over)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x80, 2, "a"}, {0x80, 2, "b"}};
+    seek_fails_as_the_walk(r, 3, 1, 1);
+}
