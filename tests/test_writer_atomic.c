@@ -4,7 +4,8 @@
  *    unchanged"); with room, the bits hand-encoded from CODES.md/KV03.md;
  *  - rsv__kv03_writer_add_framed (the merge's writer entry) rejects a suffix
  *    whose length is not key_bits - lcp, and an lcp > 0 on the first record,
- *    with RSV_ERR_INVALID_ARGUMENT (each condition alone);
+ *    with RSV_ERR_INVALID_ARGUMENT (each condition alone), which poisons the
+ *    writer: later framed adds, codes and finishes are RSV_ERR_POISONED;
  *  - after a framed add, the plain adds are refused with RSV_ERR_STATE. */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -46,6 +47,16 @@ static void framed_rejects(uint64_t nfirst, uint64_t lcp, uint64_t key_bits, uin
     cr_assert_eq(rsv__kv03_writer_add_framed(&w, lcp, key_bits, rsv_view_make(suffix, 0, suffix_bits), &tomb),
                  RSV_ERR_INVALID_ARGUMENT, "N %llu lcp %llu key_bits %llu suffix %llu", (unsigned long long)nfirst,
                  (unsigned long long)lcp, (unsigned long long)key_bits, (unsigned long long)suffix_bits);
+    /* KV03.md §9.2 (end): the rejection poisons the writer; every later call
+     * of either merge entry, and a finish, is RSV_ERR_POISONED */
+    cr_assert_eq(rsv_kv03_writer_diag(&w).status, RSV_ERR_INVALID_ARGUMENT);
+    static const uint8_t later[5] = {'k', 'e', 'y', '2', 'z'};
+    cr_assert_eq(rsv__kv03_writer_add_framed(&w, 0, 40, rsv_view_make(later, 0, 40), &tomb), RSV_ERR_POISONED);
+    cr_assert_eq(rsv__kv03_writer_code(&w, rsv_view_make(later, 0, 1)), RSV_ERR_POISONED);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_ERR_POISONED);
+    cr_assert_null(out);
     rsv_kv03_writer_free(&w);
 }
 
