@@ -24,7 +24,8 @@
  * documented case of a failed directory fsync after the rename, where the
  * complete file is in place. A run that succeeds (no failure, or one the
  * codec absorbs: an optional larger reservation) gives the §12.3 file of
- * KV03.md, byte for byte. A sweep fails if no run returned RSV_ERR_NOMEM.
+ * KV03.md, byte for byte. A sweep fails if no run returned RSV_ERR_NOMEM,
+ * and a run fails if it asked for zero bytes (zero_allocs, below).
  * Swept: the path writer, the in-memory writer, the batch encoder, the merge
  * in memory (of §12.3, and of the §12.5 multi-code file, whose output is
  * §12.5 again) and to a path, and (read_sweep) the cursor with a scan and a
@@ -77,6 +78,10 @@ ssize_t __real_pread(int fd, void *p, size_t n, off_t at); /* the unwrapped call
 extern long alloc_count;   /* allocations since arm_alloc */
 extern int alloc_failed;   /* the armed failure happened */
 extern long live_blocks;   /* blocks allocated through the wrappers and not freed */
+/* Requests for zero bytes: C17 7.22.3 leaves their result to the
+ * implementation (NULL or a unique pointer), so the codec never makes one
+ * (a NULL would read as RSV_ERR_NOMEM on some C libraries only). */
+extern long zero_allocs;
 extern int guarded;        /* guarded mode: every allocation flush against a PROT_NONE page */
 extern size_t ngblocks;    /* live guarded blocks */
 extern int write_zero;     /* the next write_zero write calls return 0 (errno EINTR) */

@@ -33,6 +33,8 @@ long live_blocks;               /* blocks allocated through the wrappers and not
 long alloc_count;               /* allocations since arm_alloc */
 int alloc_failed;               /* the armed failure happened */
 
+long zero_allocs; /* requests for zero bytes (malloc(0), calloc with k·n = 0, realloc(p, 0)) */
+
 static int alloc_fails(void)
 {
     if (alloc_fail_at < 0) return 0;
@@ -81,12 +83,14 @@ static void *counted(void *p)
 
 void *__wrap_malloc(size_t n)
 {
+    zero_allocs += n == 0;
     if (alloc_fails()) return NULL;
     return counted(guarded ? guarded_alloc(n) : __real_malloc(n));
 }
 
 void *__wrap_calloc(size_t k, size_t n)
 {
+    zero_allocs += k == 0 || n == 0;
     if (alloc_fails()) return NULL;
     if (!guarded) return counted(__real_calloc(k, n));
     if (n && k > SIZE_MAX / n) return NULL;
@@ -99,6 +103,7 @@ static void *realloc_impl(void *p, size_t n);
  * returns NULL then); a failed resize keeps p. */
 void *__wrap_realloc(void *p, size_t n)
 {
+    zero_allocs += n == 0;
     if (alloc_fails()) return NULL;
     void *q = realloc_impl(p, n);
     if (!p && q) live_blocks++;

@@ -113,11 +113,12 @@ static void read_sweep(read_operation op, const char *what)
     long nomem = 0;
     for (long k = 0;; k++) {
         cr_assert_lt(k, 10000, "%s: still allocating after 10000 allocations", what);
-        long live = live_blocks;
+        long live = live_blocks, zeros = zero_allocs;
         arm_alloc(k);
         rsv_status st = op();
         int failed = alloc_failed;
         disarm_alloc();
+        cr_assert_eq(zero_allocs, zeros, "%s: allocation %ld: a request for zero bytes (fault.h)", what, k);
         cr_assert_eq(live_blocks, live, "%s: allocation %ld %s: %ld blocks not freed", what, k,
                      failed ? "failed" : "not reached", live_blocks - live);
         if (st == RSV_OK && !failed) break;
@@ -433,6 +434,72 @@ Test(fault_alloc, merge_mismatch_of_many_codes_frees_its_sort_array)
     rsv_kv03_close(&b);
     free(f4);
     free(f5);
+}
+
+/* fault.h: the codec never asks for zero bytes. Empty everything: an empty
+ * file encoded, written in memory and to a path, opened, walked by a cursor
+ * and scanned; merges of two empty files (no code at all: the union is
+ * empty), of an empty file with the §12.5 file, in memory and to a path. */
+Test(fault_alloc, no_request_for_zero_bytes)
+{
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    long zeros = zero_allocs;
+    uint8_t *e = NULL, *out = NULL;
+    size_t ne = 0, n = 0;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, NULL, 0, &e, &ne), RSV_OK);
+    cr_assert(ne == 320 && memcmp(e, FILE_EMPTY, 320) == 0); /* KV03.md §12.4 */
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
+    cr_assert(n == 320 && memcmp(out, FILE_EMPTY, 320) == 0);
+    rsv_kv03_writer_free(&w);
+    free(out);
+    char dir[] = "/tmp/rsv_fault_zero_XXXXXX", path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.kv", dir);
+    cr_assert_eq(rsv_kv03_writer_init_path(&w, &p, NULL, 0, path), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_commit(&w), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    rsv_kv03_file f, g;
+    cr_assert_eq(rsv_kv03_open_path_copy(path, &p, &f), RSV_OK);
+    cr_assert(f.size == 320 && memcmp(f.bytes, FILE_EMPTY, 320) == 0);
+    rsv_kv03_close(&f);
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(rsv_kv03_open(e, ne, &p, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_scan(&f, NULL), RSV_OK);
+    rsv_kv03_cursor c;
+    rsv_kv03_entry en;
+    int more = 1;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_record(&c, &en, &more), RSV_OK);
+    cr_assert_eq(more, 0);
+    rsv_kv03_cursor_free(&c);
+    cr_assert_eq(zero_allocs, zeros, "the empty file: a request for zero bytes");
+
+    const rsv_kv03_file *empties[2] = {&f, &f};
+    cr_assert_eq(rsv_merge_files(empties, 2, 0, &out, &n), RSV_OK);
+    cr_assert(n == 320 && memcmp(out, FILE_EMPTY, 320) == 0); /* §11.2: no records */
+    free(out);
+    cr_assert_eq(rsv_merge_files_path(empties, 2, 0, path), RSV_OK);
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(zero_allocs, zeros, "merges of empty files: a request for zero bytes");
+    cr_assert_eq(rsv_kv03_open(FILE_12_5, FILE_12_5_SIZE, NULL, &g), RSV_OK);
+    uint8_t *e5 = NULL;
+    size_t ne5 = 0;
+    rsv_kv03_file f5;
+    cr_assert_eq(rsv_kv03_encode(&g.policy, NULL, 0, NULL, 0, &e5, &ne5), RSV_OK); /* §12.5's policy */
+    cr_assert_eq(rsv_kv03_open(e5, ne5, NULL, &f5), RSV_OK);
+    const rsv_kv03_file *mixed[2] = {&f5, &g};
+    cr_assert_eq(rsv_merge_files(mixed, 2, 0, &out, &n), RSV_OK);
+    cr_assert(n == FILE_12_5_SIZE && memcmp(out, FILE_12_5, n) == 0); /* §11.2: the other input's records */
+    free(out);
+    rsv_kv03_close(&f5);
+    free(e5);
+    cr_assert_eq(zero_allocs, zeros, "a merge with an empty file: a request for zero bytes");
+    cr_assert_eq(rmdir(dir), 0);
+    rsv_kv03_close(&f);
+    rsv_kv03_close(&g);
+    free(e);
 }
 
 /* merge.h: a failure of init itself has record 0 and bit 0, and a memory or
