@@ -121,6 +121,20 @@ Test(ef_select_words, sparse_entry_past_h_is_corrupt)
         cr_assert_eq(rsv__ef_select_portable(&ef, 3841, &x), RSV_ERR_EF_CORRUPT);
         cr_assert_eq(rsv_ef_select(&ef, 3840, &x), RSV_OK, "entry t = 0 untouched");
     }
+    /* an entry below H naming a clear high bit: entry 1's own position minus
+     * one. Entries 0 and 1 (values 2^20 and 2^21, L = 16) sit at high
+     * positions 16 + 3840 = 3856 and 32 + 3841 = 3873; 3857..3872 are clear. */
+    uint64_t own = (v[3841] >> lay.L) + 3841, clear = own - 1;
+    cr_assert_eq(own, 3873);
+    cr_assert_eq((hi[clear / 8] >> (clear % 8)) & 1, 0, "bit %llu must be clear", (unsigned long long)clear);
+    for (int b = 0; b < 8; b++) sp[8 + b] = (uint8_t)(clear >> (8 * b));
+    x = 7;
+    cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_ERR_EF_CORRUPT, "a clear bit");
+    cr_assert_eq(x, 7, "no output on failure");
+    cr_assert_eq(rsv__ef_select_portable(&ef, 3841, &x), RSV_ERR_EF_CORRUPT, "a clear bit, portable");
+    for (int b = 0; b < 8; b++) sp[8 + b] = (uint8_t)(own >> (8 * b));
+    cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_OK, "restored");
+    cr_assert_eq(x, v[3841]);
     free(sec);
     free(v);
 }
