@@ -199,6 +199,21 @@ static void s05(rsv_surgeon *s) { s->b[96 + 205] = 1; rsv_sg_reseal(s); }
 static void s06(rsv_surgeon *s) { s->b[96 + 192 + 12] = 0x01; rsv_sg_reseal(s); }
 /* 7: high word 0x91: bit 7 lies beyond H = 5, select never reads it */
 static void s07(rsv_surgeon *s) { s->b[96 + 216] = 0x91; rsv_sg_reseal(s); }
+/* 7: section 4 (sparse list) 8 zero bytes longer than §4's layout gives (no
+ * group of §12.3 is sparse, so no select reads it): open check 25 only asks
+ * for a multiple of 8, the later sections and the body end move by 8 (22,
+ * 23 pass), and steps 1-6 see nothing wrong; step 7's canonical EF is 8
+ * bytes shorter than sections 1-4 */
+static void s07b(rsv_surgeon *s)
+{
+    size_t old = s->n, ins = 96 + (size_t)(rsv_sg_get(s, RSV_SG_SEC_OFF(4), 8) + rsv_sg_get(s, RSV_SG_SEC_LEN(4), 8));
+    rsv_sg_set_body(s, old - 96 + 8);
+    memmove(s->b + ins + 8, s->b + ins, old - ins);
+    memset(s->b + ins, 0, 8);
+    rsv_sg_set(s, RSV_SG_SEC_LEN(4), 8, rsv_sg_get(s, RSV_SG_SEC_LEN(4), 8) + 8);
+    for (unsigned i = 5; i < 8; i++) rsv_sg_set(s, RSV_SG_SEC_OFF(i), 8, rsv_sg_get(s, RSV_SG_SEC_OFF(i), 8) + 8);
+    rsv_sg_reseal(s);
+}
 
 /* ---- §9.2 step 3: the §3.3 walk (file re-laid out by rsv_sg_set_data) ------- */
 
@@ -327,6 +342,7 @@ static const rsv_sr_row k_rows[] = {
     {"status_scan5_nonzero_gap", SCAN, 5, E(NONZERO_GAP), ANY, ANY, 0, s05},
     {"status_scan6_nonzero_padding", SCAN, 6, E(NONZERO_PADDING), ANY, ANY, 0, s06},
     {"status_scan7_ef_noncanonical", SCAN, 7, E(EF_NONCANONICAL), ANY, ANY, 0, s07},
+    {"status_scan7_sparse_section_length", SCAN, 7, E(EF_NONCANONICAL), ANY, ANY, 0, s07b},
 
     {"status_walk_retained_precedes_code", SCAN, 3, E(RETAINED_PRECEDES_CODE), 0, 1, 0, w36},
     {"status_walk_backspace_exceeds_key", SCAN, 3, E(BACKSPACE_EXCEEDS_KEY), 1, 37, 0, w33},
