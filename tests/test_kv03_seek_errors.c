@@ -10,6 +10,7 @@
 
 #include "kv03_surgeon.h"
 #include "reservoir/kv03.h"
+#include "kv03_vectors.h"
 
 static const rsv_kv03_policy k_pol = {RSV_BACKSPACE_EG, 0, 2, 3};
 
@@ -298,4 +299,35 @@ Test(kv03_seek_errors, failure_of_the_transition_record_handed_over)
 {
     static const rec r[] = {{0x00, 1, "a"}, {0x80, 2, "a"}, {0x80, 2, "b"}};
     seek_fails_as_the_walk(r, 3, 1, 1);
+}
+
+/* kv03.h: rsv_kv03_dictionary_check is RSV_OK for m <= 1 and reads nothing.
+ * The §12.3 file (m = 1) with section 6's end e_1 changed from its code's 8
+ * bits (any value: nothing reads it) and resealed: still RSV_OK, and a
+ * cursor still walks it. */
+Test(kv03_seek_errors, one_code_dictionary_is_not_read)
+{
+    rsv_surgeon s;
+    rsv_sg_init(&s, FILE_12_3, 360);
+    size_t e1 = section_byte(&s, 6) + 8;
+    for (uint64_t v = 0; v < 3; v++) {
+        rsv_sg_set(&s, e1, 8, v == 2 ? UINT64_MAX : v * 1000);
+        rsv_sg_reseal(&s);
+        rsv_kv03_file f;
+        cr_assert_eq(rsv_kv03_open(s.b, s.n, NULL, &f), RSV_OK);
+        cr_assert_eq(f.m, 1);
+        cr_assert_eq(rsv_kv03_dictionary_check(&f), RSV_OK, "e_1 variant %llu", (unsigned long long)v);
+        rsv_kv03_cursor c;
+        rsv_kv03_entry e;
+        int more = 1, n = 0;
+        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+        while (more) {
+            cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+            n += more;
+        }
+        cr_assert_eq(n, 4);
+        rsv_kv03_cursor_free(&c);
+        rsv_kv03_close(&f);
+    }
+    rsv_sg_free(&s);
 }
