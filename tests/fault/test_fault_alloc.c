@@ -737,6 +737,23 @@ Test(fault_alloc, key_length_guards_end_where_the_width_stops_fitting_u64)
             rsv_writer_free(&w);
         }
     }
+    /* the previous key's bound: 8|P| must fit u64, so |P| = UINT64_MAX / 8 is
+     * accepted (the lcp reads min(|P|, |K|) = 1 byte of each; the backspace
+     * 8|P| - 8 and the empty suffix need a small reserve, armed to fail) and
+     * one more is RSV_ERR_TOO_LARGE before anything is read or reserved */
+    for (int past = 0; past < 2; past++) {
+        rsv_writer w;
+        rsv_writer_init(&w);
+        arm_alloc(0);
+        rsv_status st = rsv_put_key_fc(&w, one, (size_t)(UINT64_MAX / 8 + (uint64_t)past), one, 1);
+        int failed = alloc_failed;
+        disarm_alloc();
+        cr_assert_eq(st, past ? RSV_ERR_TOO_LARGE : RSV_ERR_NOMEM, "|P| %s the bound: %s", past ? "one past" : "at",
+                     rsv_status_name(st));
+        cr_assert_eq(failed, !past);
+        cr_assert_eq(rsv_writer_bits(&w), 0);
+        rsv_writer_free(&w);
+    }
 }
 
 /* kv03.h, rsv_kv03_writer_finish: the file is the writer's data buffer
