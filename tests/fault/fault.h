@@ -3,7 +3,7 @@
  * transfers, calls of no progress), injected at link time (docs/mutation.md, "Fault injection").
  * It links the static codec with -Wl,--wrap=malloc,--wrap=calloc,
  * --wrap=realloc,--wrap=free,--wrap=write,--wrap=pwrite,--wrap=pread,
- * --wrap=fchmod, --wrap=fsync, --wrap=fstat, so every call the codec's objects (and these files) make to
+ * --wrap=fchmod, --wrap=fsync, --wrap=fstat, --wrap=close, so every call the codec's objects (and these files) make to
  * those functions lands in the __wrap_ functions of fault_wrap.c; nothing of
  * this reaches the production library, its API or any other test.
  *
@@ -82,6 +82,9 @@ extern long live_blocks;   /* blocks allocated through the wrappers and not free
  * implementation (NULL or a unique pointer), so the codec never makes one
  * (a NULL would read as RSV_ERR_NOMEM on some C libraries only). */
 extern long zero_allocs;
+/* close() calls that failed with EBADF (a descriptor closed twice): every
+ * sweep run requires none. */
+extern long close_ebadf;
 extern int guarded;        /* guarded mode: every allocation flush against a PROT_NONE page */
 extern size_t ngblocks;    /* live guarded blocks */
 extern int write_zero;     /* the next write_zero write calls return 0 (errno EINTR) */

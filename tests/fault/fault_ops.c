@@ -68,12 +68,13 @@ void sweep(operation op, int path_op, const char *what)
         cr_assert_lt(k, 10000, "%s: still allocating after 10000 allocations", what);
         uint8_t *out = NULL;
         size_t n = 0;
-        long live = live_blocks, zeros = zero_allocs;
+        long live = live_blocks, zeros = zero_allocs, ebadf = close_ebadf;
         arm_alloc(k);
         rsv_status st = op(dir, &out, &n);
         int failed = alloc_failed;
         disarm_alloc();
         cr_assert_eq(zero_allocs, zeros, "%s: allocation %ld: a request for zero bytes (fault.h)", what, k);
+        cr_assert_eq(close_ebadf, ebadf, "%s: allocation %ld: a descriptor closed twice (fault.h)", what, k);
         /* every block the operation allocated is freed, whatever the outcome
          * (a result is the caller's: it is freed below, and counted there) */
         cr_assert_eq(live_blocks - (out != NULL), live, "%s: allocation %ld %s: %ld blocks not freed", what, k,

@@ -228,6 +228,19 @@ int __wrap_fsync(int fd)
  * an unusual file system could report, is the way to reach it here. */
 int fstat_negative;
 
+/* close: counts calls that fail with EBADF, i.e. of a descriptor that is
+ * not open (a second close of the same number; in a process with threads it
+ * could have closed someone else's file). */
+int __real_close(int fd);
+long close_ebadf;
+
+int __wrap_close(int fd)
+{
+    int rc = __real_close(fd);
+    if (rc != 0 && errno == EBADF) close_ebadf++;
+    return rc;
+}
+
 int __wrap_fstat(int fd, struct stat *sb)
 {
     int rc = __real_fstat(fd, sb);
