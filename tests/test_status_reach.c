@@ -175,6 +175,32 @@ static void o28d(rsv_surgeon *s)
     rsv_sg_reseal(s);
 }
 
+/* 3a with m = 2, the least m at which the step applies: §12.3 (one code,
+ * C0 = `0`, no record with R < c, so its records parse unchanged as code 0
+ * of a multi-code file) with sections 5-7 rewritten as the dictionary
+ * {`0`, `1`}: section 5 `01` (1 byte), section 6 [0, 1, 2] (24 bytes),
+ * section 7 one seed bit `0` (1 byte, the body's end); dictionary bits 2,
+ * seed bits 1. Open passes (22-28), steps 1-2 pass, the walk reads four
+ * code-0 records: code 1 is never used. */
+static void s3a2(rsv_surgeon *s)
+{
+    size_t o5 = (size_t)rsv_sg_get(s, RSV_SG_SEC_OFF(5), 8);
+    size_t body = o5 + 8 + 24 + 1;
+    rsv_sg_set_body(s, body);
+    memset(s->b + 96 + o5, 0, body - o5);
+    s->b[96 + o5] = 0x40;
+    rsv_sg_set(s, 96 + o5 + 8 + 8, 8, 1);
+    rsv_sg_set(s, 96 + o5 + 8 + 16, 8, 2);
+    rsv_sg_set(s, RSV_SG_SEC_LEN(5), 8, 1);
+    rsv_sg_set(s, RSV_SG_SEC_OFF(6), 8, o5 + 8);
+    rsv_sg_set(s, RSV_SG_SEC_LEN(6), 8, 24);
+    rsv_sg_set(s, RSV_SG_SEC_OFF(7), 8, o5 + 32);
+    rsv_sg_set(s, RSV_SG_SEC_LEN(7), 8, 1);
+    rsv_sg_set(s, RSV_SG_D_DICT, 8, 2);
+    rsv_sg_set(s, RSV_SG_D_SEEDS, 8, 1);
+    rsv_sg_reseal(s);
+}
+
 /* ---- §9.2 scan, steps other than the walk ---------------------------------- */
 
 /* 1: a gap byte after section 0 (file 96 + 205) changed, CRCs kept: open
@@ -341,6 +367,7 @@ static const rsv_sr_row k_rows[] = {
     {"status_scan4_cw_noncanonical", SCAN, 4, E(COMMON_WIDTH_NONCANONICAL), ANY, ANY, 0, s04},
     {"status_scan5_nonzero_gap", SCAN, 5, E(NONZERO_GAP), ANY, ANY, 0, s05},
     {"status_scan6_nonzero_padding", SCAN, 6, E(NONZERO_PADDING), ANY, ANY, 0, s06},
+    {"status_scan3a_unused_selector_m2", SCAN, 0, E(UNUSED_SELECTOR), ANY, ANY, 0, s3a2},
     {"status_scan7_ef_noncanonical", SCAN, 7, E(EF_NONCANONICAL), ANY, ANY, 0, s07},
     {"status_scan7_sparse_section_length", SCAN, 7, E(EF_NONCANONICAL), ANY, ANY, 0, s07b},
 
