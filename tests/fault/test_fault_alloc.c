@@ -520,7 +520,6 @@ static void init_sweep(const rsv_kv03_file *const *in, size_t n, const char *pat
         if (st == RSV_OK) {
             rsv_merge_free(&m);
             cr_assert_eq(live_blocks, live, "k %ld: %ld blocks not freed", k, live_blocks - live);
-            if (path) unlink(path); /* a temporary, if init made one: not the path itself */
             if (!failed) break;
             continue; /* the presize hint, absorbed */
         }
