@@ -173,3 +173,96 @@ Test(ef_select_words, high_part_past_u_is_corrupt_where_the_value_wraps)
     cr_assert_eq(rsv__ef_select_portable(&ef, 0, &x), RSV_ERR_EF_CORRUPT);
     free(sec);
 }
+
+/* KV03.md §4 select of a dense group: "the t-th set bit at or after the
+ * sample's first position; corrupt when there is none within 4096 bits, or
+ * when it lies at or past H". Each failure of dense_high, hand-built and
+ * compared with the oracle (rsv_oracle_ef_select): EF_CORRUPT, not the
+ * ordinal status (the ordinal is in range), and no output. */
+static void expect_dense_corrupt(const rsv_ef *ef, const rsv_oracle_ef_view *ov, uint64_t i, const char *what)
+{
+    uint64_t x = 7, y = 7;
+    cr_assert_eq(rsv_oracle_ef_select(ov, i, &y), RSV_ERR_EF_CORRUPT, "oracle: %s", what);
+    cr_assert_eq(rsv_ef_select(ef, i, &x), RSV_ERR_EF_CORRUPT, "%s", what);
+    cr_assert_eq(x, 7, "%s: no output on failure", what);
+    cr_assert_eq(rsv__ef_select_portable(ef, i, &x), RSV_ERR_EF_CORRUPT, "%s, portable", what);
+    cr_assert_eq(x, 7, "%s: no output on failure, portable", what);
+}
+
+Test(ef_select_words, dense_group_failures_are_corrupt)
+{
+    /* P >= H. r = {0, 2^64 - 1}: L = 62, H = 5, high bits 0 and 4 (as above).
+     * With bits 0 and 5 set, select(1) finds P = 5 = H. */
+    {
+        const uint64_t v[2] = {0, UINT64_MAX};
+        rsv_ef_layout lay;
+        cr_assert_eq(rsv_ef_plan(v, 2, &lay), RSV_OK);
+        cr_assert_eq(lay.H, 5);
+        uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
+        uint8_t *sec = malloc((size_t)total);
+        rsv_ef_encode(v, &lay, sec);
+        uint8_t *lo = sec, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
+        rsv_ef ef;
+        rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
+        rsv_oracle_ef_view ov = {2, UINT64_MAX, 62, lo, lay.low_bytes, hi, lay.high_bytes, sa, lay.samples_bytes,
+                                 sp, lay.sparse_bytes};
+        hi[0] = 0x21;
+        expect_dense_corrupt(&ef, &ov, 1, "t-th set bit at H");
+        uint64_t x = 7;
+        cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_OK, "entry 0 untouched");
+        cr_assert_eq(x, 0);
+        free(sec);
+    }
+    /* P - first >= 4096, and no t-th bit within 4096. r_i = i + 1 for
+     * i < 4096: U = 4096, L = bitlen(1) - 1 = 0, H = 8192, entry i's high
+     * bit at 2i + 1, group 0's first position 1. Clearing entries 1..2047
+     * (bits 3, 5, ..., 4095) leaves bit 4097 (entry 2048) as the second set
+     * bit from 1: in word 64, loaded because 64 * 64 - 1 < 4096, and
+     * 4097 - 1 = 4096. Clearing entries 2048..2079 as well (word 64's bits)
+     * leaves no second bit in words 0..64, and word 65 starts 4159 bits past
+     * first: the search stops. A sample's first position at or past H is
+     * corrupt too. */
+    {
+        uint64_t n = 4096, *v = malloc(n * sizeof *v);
+        for (uint64_t i = 0; i < n; i++) v[i] = i + 1;
+        rsv_ef_layout lay;
+        cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
+        cr_assert_eq(lay.L, 0);
+        cr_assert_eq(lay.H, 8192);
+        cr_assert_eq(lay.sparse_bytes, 0);
+        uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
+        uint8_t *sec = malloc((size_t)total);
+        rsv_ef_encode(v, &lay, sec);
+        uint8_t *lo = sec, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
+        cr_assert_eq(sa[0], 1, "group 0's first position");
+        rsv_ef ef;
+        rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
+        rsv_oracle_ef_view ov = {n, 4096, 0, lo, lay.low_bytes, hi, lay.high_bytes, sa, lay.samples_bytes,
+                                 sp, lay.sparse_bytes};
+        for (uint64_t i = 1; i < 2048; i++) {
+            uint64_t p = 2 * i + 1;
+            cr_assert_eq((hi[p / 8] >> (p % 8)) & 1, 1, "bit %llu set", (unsigned long long)p);
+            hi[p / 8] = (uint8_t)(hi[p / 8] & ~(1u << (p % 8)));
+        }
+        expect_dense_corrupt(&ef, &ov, 1, "t-th set bit 4096 past first");
+        for (uint64_t p = 4097; p < 4160; p += 2) hi[p / 8] = (uint8_t)(hi[p / 8] & ~(1u << (p % 8)));
+        expect_dense_corrupt(&ef, &ov, 1, "no t-th set bit within 4096");
+        uint64_t x = 7;
+        cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_OK, "entry 0 untouched");
+        cr_assert_eq(x, 1);
+        cr_assert_eq(rsv_ef_select(&ef, 3000, &x), RSV_OK, "a later group untouched");
+        cr_assert_eq(x, 3001);
+        /* every ordinal of the damaged sequence: the codec's status and value are the oracle's */
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t y = 7;
+            x = 7;
+            rsv_status want = rsv_oracle_ef_select(&ov, i, &y), st = rsv_ef_select(&ef, i, &x);
+            cr_assert_eq(st, want, "i=%llu: %d, oracle %d", (unsigned long long)i, (int)st, (int)want);
+            cr_assert_eq(x, y, "i=%llu", (unsigned long long)i);
+        }
+        for (int b = 0; b < 8; b++) sa[16 + b] = (uint8_t)(UINT64_C(8192) >> (8 * b)); /* group 1's first = H */
+        expect_dense_corrupt(&ef, &ov, 300, "the sample's first position at H");
+        free(sec);
+        free(v);
+    }
+}
