@@ -216,6 +216,14 @@ Test(api_arguments, values_keys_writer)
     cr_assert_eq(rsv_put_value_span(&w, &short_bytes), RSV_ERR_INVALID_ARGUMENT);
     rsv_value_span huge = {RSV_VALUE_PRESENT, UINT64_MAX / 4, rsv_view_make(vb, 0, 8), 20};
     cr_assert_eq(rsv_put_value_span(&w, &huge), RSV_ERR_INVALID_ARGUMENT);
+    /* the boundary of "8·len fits u64" (record.h): len = 2^61 makes 8·len wrap
+     * to 0, so a 0-bit view must not pass as its bytes; len = 2^61 − 1 with
+     * its 2^64 − 8 bits is a consistent span whose width (1 + |EG0| + 8·len)
+     * does not fit: TOO_LARGE, before any bit of the view is read */
+    rsv_value_span wraps = {RSV_VALUE_PRESENT, UINT64_MAX / 8 + 1, rsv_view_make(vb, 0, 0), 20};
+    cr_assert_eq(rsv_put_value_span(&w, &wraps), RSV_ERR_INVALID_ARGUMENT);
+    rsv_value_span widest = {RSV_VALUE_PRESENT, UINT64_MAX / 8, rsv_view_make(vb, 0, 8 * (UINT64_MAX / 8)), 20};
+    cr_assert_eq(rsv_put_value_span(&w, &widest), RSV_ERR_TOO_LARGE);
     cr_assert_eq(rsv_writer_bits(&w), 0); /* nothing appended by the failures */
 
     /* span copy of a present-empty value writes nothing */

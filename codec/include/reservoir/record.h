@@ -74,7 +74,11 @@ RSV_API rsv_status rsv_value_width(rsv_value_kind kind, uint64_t len, uint64_t *
 /* Append a value. Atomic: on failure nothing was appended. */
 RSV_API rsv_status rsv_put_value(rsv_writer *w, rsv_value v);
 /* Append a value whose bytes are the 8*len bits of a view (used by merges to
- * copy values without materializing them). */
+ * copy values without materializing them). Atomic. RSV_ERR_INVALID_ARGUMENT,
+ * nothing read, for a kind that is neither, or a present value whose 8*len
+ * does not fit u64 or differs from v->bytes.len; RSV_ERR_TOO_LARGE when the
+ * width (rsv_value_width) does not fit u64; past that the writer's reserve
+ * decides. */
 RSV_API rsv_status rsv_put_value_span(rsv_writer *w, const rsv_value_span *v);
 /* Decode a value (§1.3): RSV_ERR_TRUNCATED_FIELD with no bit left, EG0 codec
  * errors unchanged, RSV_ERR_TRUNCATED_VALUE when n > floor(remaining / 8).
