@@ -220,8 +220,8 @@ Test(ef_select_words, dense_group_failures_are_corrupt)
      * bit from 1: in word 64, loaded because 64 * 64 - 1 < 4096, and
      * 4097 - 1 = 4096. Clearing entries 2048..2079 as well (word 64's bits)
      * leaves no second bit in words 0..64, and word 65 starts 4159 bits past
-     * first: the search stops. A sample's first position at or past H is
-     * corrupt too. */
+     * first: the search stops. A sample's first position that puts P below
+     * the ordinal (P < i), or at or past H, is corrupt too. */
     {
         uint64_t n = 4096, *v = malloc(n * sizeof *v);
         for (uint64_t i = 0; i < n; i++) v[i] = i + 1;
@@ -260,6 +260,8 @@ Test(ef_select_words, dense_group_failures_are_corrupt)
             cr_assert_eq(st, want, "i=%llu: %d, oracle %d", (unsigned long long)i, (int)st, (int)want);
             cr_assert_eq(x, y, "i=%llu", (unsigned long long)i);
         }
+        for (int b = 0; b < 8; b++) sa[16 + b] = 0; /* group 1's first = 0: select(256) finds P = 1 < 256 */
+        expect_dense_corrupt(&ef, &ov, 256, "P below the ordinal");
         for (int b = 0; b < 8; b++) sa[16 + b] = (uint8_t)(UINT64_C(8192) >> (8 * b)); /* group 1's first = H */
         expect_dense_corrupt(&ef, &ov, 300, "the sample's first position at H");
         free(sec);
