@@ -35,6 +35,10 @@ def read_equivalent(path):
         parts = ln.split(None, 1)
         if len(parts) < 2 or not parts[1].strip():
             raise SystemExit("mutation: %s:%d: an equivalent mutant needs an argument" % (path, n))
+        if parts[0] in out:
+            # two arguments for one mutant: one of them was written without
+            # looking, and the later one would silently win
+            raise SystemExit("mutation: %s:%d: %s is listed twice" % (path, n, parts[0]))
         out[parts[0]] = parts[1].strip()
     return out
 

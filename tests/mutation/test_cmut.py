@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cmut  # noqa: E402
 import covselect  # noqa: E402
 import engine  # noqa: E402
+import report  # noqa: E402
 
 FIXTURE = r'''#include <stdint.h>
 #define LIMIT 8 /* a limit */
@@ -316,6 +317,37 @@ class KillGroup(unittest.TestCase):
                     pass
             p.wait()
             p.stdout.close()
+
+
+class Equivalent(unittest.TestCase):
+    """report.read_equivalent: an argument per entry, one entry per id (a
+    second entry would silently replace the first), and the checked-in file
+    passes both rules."""
+
+    def read(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write(text)
+        try:
+            return report.read_equivalent(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_entries(self):
+        self.assertEqual(self.read("# c\na.c.ror.1  why\n\nb.c.sdl.2  because so\n"),
+                         {"a.c.ror.1": "why", "b.c.sdl.2": "because so"})
+
+    def test_missing_argument(self):
+        with self.assertRaises(SystemExit):
+            self.read("a.c.ror.1\n")
+
+    def test_duplicate(self):
+        with self.assertRaises(SystemExit) as e:
+            self.read("a.c.ror.1  one\nb.c.sdl.2  x\na.c.ror.1  two\n")
+        self.assertIn("listed twice", str(e.exception))
+
+    def test_checked_in_file(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        self.assertGreater(len(report.read_equivalent(os.path.join(here, "equivalent.txt"))), 0)
 
 
 if __name__ == "__main__":
