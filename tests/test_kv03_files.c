@@ -312,3 +312,21 @@ Test(kv03_files, scan_scratch_follows_the_blocks_walked)
     rsv_kv03_scanner_free(&s);
     free(b);
 }
+
+/* file_io.h: path NULL, or bytes NULL with n > 0, is RSV_ERR_INVALID_ARGUMENT
+ * and touches nothing; bytes NULL with n = 0 writes an empty file. */
+Test(kv03_files, write_atomic_arguments)
+{
+    put_file(at("kept"), "old", 3, 0644);
+    cr_assert_eq(rsv_file_write_atomic(NULL, "ab", 2), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_file_write_atomic(at("kept"), NULL, 1), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_file_write_atomic(at("new"), NULL, 1), RSV_ERR_INVALID_ARGUMENT);
+    struct stat sb;
+    cr_assert_eq(stat(at("kept"), &sb), 0);
+    cr_assert_eq(sb.st_size, 3, "the file is untouched");
+    cr_assert_eq(entries(), 1, "nothing created");
+    cr_assert_eq(rsv_file_write_atomic(at("empty"), NULL, 0), RSV_OK);
+    cr_assert_eq(stat(at("empty"), &sb), 0);
+    cr_assert_eq(sb.st_size, 0);
+    cr_assert_eq(entries(), 2);
+}
