@@ -305,7 +305,15 @@ Test(api_arguments, file_dictionary_seek)
     rsv_kv03_frames fw;
     memset(&fw, 0, sizeof fw);
     cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 0), RSV_ERR_INVALID_ARGUMENT); /* no file */
+    cr_assert_eq(rsv_kv03_frames_init(NULL, &f), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_frames_init(&fw, NULL), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+    rsv_kv03_frame fr;
+    int fmore = 7;
+    cr_assert_eq(rsv_kv03_frames_next(NULL, &fr, &fmore), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_frames_next(&fw, NULL, &fmore), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(fmore, 7, "nothing written on an argument error");
     cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 2), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_kv03_cursor_seek_code(NULL, 0), RSV_ERR_INVALID_ARGUMENT);
     rsv_kv03_cursor c;

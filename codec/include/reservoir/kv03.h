@@ -403,7 +403,9 @@ typedef struct rsv_kv03_frames {
 
 /* With m >= 2 init reads the dictionary (§6.3, rsv_kv03_dictionary_check):
  * on failure it returns that status and the walker is poisoned at record 0,
- * bit 0 (later calls: RSV_ERR_POISONED). The cursor's init/reset likewise. */
+ * bit 0 (later calls: RSV_ERR_POISONED). The cursor's init/reset likewise.
+ * A NULL fw or f (and, for next, a NULL out or more) is
+ * RSV_ERR_INVALID_ARGUMENT with nothing written. */
 RSV_API rsv_status rsv_kv03_frames_init(rsv_kv03_frames *fw, const rsv_kv03_file *f);
 /* Next frame: *more = 1 and *out filled, or *more = 0 at the end. After the
  * last record the terminal check (§3.3) is made before returning it. */
