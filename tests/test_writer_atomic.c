@@ -6,8 +6,11 @@
  *    whose length is not key_bits - lcp, and an lcp > 0 on the first record,
  *    with RSV_ERR_INVALID_ARGUMENT (each condition alone), which poisons the
  *    writer: later framed adds, codes and finishes are RSV_ERR_POISONED;
- *  - after a framed add, the plain adds are refused with RSV_ERR_STATE. */
+ *  - after a framed add, the plain adds are refused with RSV_ERR_STATE;
+ *  - after a finish, both merge entries are refused with RSV_ERR_STATE and
+ *    the writer is not poisoned by them (kv03_writer.h). */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../codec/src/kv03_writer.h" /* rsv__kv03_writer_add_framed: files with a given lcp */
@@ -83,5 +86,24 @@ Test(writer_atomic, plain_add_after_framed_add_refused)
     cr_assert_eq(rsv_kv03_writer_add(&w, "key2", 4, rsv_value_present("v", 1)), RSV_ERR_STATE);
     static const uint8_t zero = 0x00;
     cr_assert_eq(rsv_kv03_writer_add_coded(&w, &zero, 1, "key3", 4, rsv_value_present("v", 1)), RSV_ERR_STATE);
+    rsv_kv03_writer_free(&w);
+}
+
+Test(writer_atomic, merge_entries_after_finish_refused)
+{
+    const rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    static const uint8_t key[4] = {'k', 'e', 'y', '1'}, later[5] = {'k', 'e', 'y', '2', 'z'};
+    rsv_value_span tomb = {RSV_VALUE_TOMBSTONE, 0, rsv_view_make(NULL, 0, 0), 1};
+    cr_assert_eq(rsv__kv03_writer_add_framed(&w, 0, 32, rsv_view_make(key, 0, 32), &tomb), RSV_OK);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
+    cr_assert_not_null(out);
+    cr_assert_eq(rsv__kv03_writer_code(&w, rsv_view_make(later, 0, 1)), RSV_ERR_STATE);
+    cr_assert_eq(rsv__kv03_writer_add_framed(&w, 0, 40, rsv_view_make(later, 0, 40), &tomb), RSV_ERR_STATE);
+    cr_assert_eq(rsv_kv03_writer_diag(&w).status, RSV_OK, "a refused call does not poison");
+    free(out);
     rsv_kv03_writer_free(&w);
 }

@@ -8,7 +8,9 @@
  * rsv__kv03_writer_add_framed (below): §11.1 steps 1–3 for the code
  * (TOO_LARGE, SELECTOR_PREFIX, UNSORTED when it sorts before the last
  * record's code); a code other than the last record's starts a fresh key
- * (the caller then passes lcp = 0). The view is copied. Failures poison. */
+ * (the caller then passes lcp = 0). The view is copied. Failures poison.
+ * Both merge entries, like the public adds: RSV_ERR_POISONED on a poisoned
+ * writer, RSV_ERR_STATE after a finish (nothing changed, not poisoned). */
 rsv_status rsv__kv03_writer_code(rsv_kv03_writer *w, rsv_view code);
 
 /* Writer entry for merges: key given as its exact lcp (bits) with the
