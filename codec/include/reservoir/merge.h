@@ -81,6 +81,8 @@ RSV_API rsv_status rsv_merge_finish_unsealed(rsv_merge *m, uint8_t **out, size_t
  * streaming); for one from rsv_merge_init_path it is rsv_merge_commit (path
  * must equal the init path, else RSV_ERR_INVALID_ARGUMENT). */
 RSV_API rsv_status rsv_merge_finish_path(rsv_merge *m, const char *path);
+/* Frees what the merge holds (NULL is a no-op). Afterwards the merge may only
+ * be initialized again or freed again (a no-op). */
 RSV_API void rsv_merge_free(rsv_merge *m);
 /* The first error; status = RSV_OK while healthy. record and bit: for an
  * input's failure, the input's record and data-stream bit (as its cursor
