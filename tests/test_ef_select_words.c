@@ -77,6 +77,37 @@ Test(ef_select_words, every_density)
     free(v);
 }
 
+/* One encoded EF in a single block, its sections in file order (low, high,
+ * samples, sparse), with the codec's and the oracle's views of the same
+ * bytes, so a test can damage a section and compare both. The oracle view
+ * takes n and U = v[n - 1] from the input and L from the plan: the tests
+ * that depend on L check it against a hand-computed value. */
+typedef struct {
+    rsv_ef_layout lay;
+    uint8_t *sec, *lo, *hi, *sa, *sp;
+    rsv_ef ef;
+    rsv_oracle_ef_view ov;
+} encoded_ef;
+
+static void encode_ef(encoded_ef *e, const uint64_t *v, uint64_t n)
+{
+    cr_assert_eq(rsv_ef_plan(v, n, &e->lay), RSV_OK);
+    const rsv_ef_layout *lay = &e->lay;
+    e->sec = malloc((size_t)(lay->low_bytes + lay->high_bytes + lay->samples_bytes + lay->sparse_bytes));
+    cr_assert_not_null(e->sec);
+    rsv_ef_encode(v, lay, e->sec);
+    e->lo = e->sec;
+    e->hi = e->lo + lay->low_bytes;
+    e->sa = e->hi + lay->high_bytes;
+    e->sp = e->sa + lay->samples_bytes;
+    rsv_ef_init(&e->ef, lay, e->lo, e->hi, e->sa, e->sp, lay->sparse_bytes);
+    e->ov = (rsv_oracle_ef_view){.n = n, .U = v[n - 1], .L = lay->L,
+                                 .low = e->lo, .low_len = lay->low_bytes,
+                                 .high = e->hi, .high_len = lay->high_bytes,
+                                 .samples = e->sa, .samples_len = lay->samples_bytes,
+                                 .sparse = e->sp, .sparse_len = lay->sparse_bytes};
+}
+
 /* Sparse groups (KV03.md §4): 3840 zeros, then 256 entries spread to 2^28.
  * L = bitlen(2^28 / 4096) - 1 = 16, so the last group's high bits span
  * (2^28 >> 16) + 256 > 4096 positions: it is stored sparse, and selecting
@@ -100,15 +131,12 @@ Test(ef_select_words, sparse_entry_past_h_is_corrupt)
 {
     uint64_t n = 4096, *v = malloc(n * sizeof *v);
     for (uint64_t i = 0; i < n; i++) v[i] = i < 3840 ? 0 : (i - 3839) << 20;
-    rsv_ef_layout lay;
-    cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
+    encoded_ef e;
+    encode_ef(&e, v, n);
+    const rsv_ef_layout lay = e.lay;
+    const rsv_ef ef = e.ef;
+    uint8_t *hi = e.hi, *sp = e.sp;
     cr_assert_eq(lay.sparse_bytes, 8 * 256);
-    uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
-    uint8_t *sec = malloc((size_t)total);
-    rsv_ef_encode(v, &lay, sec);
-    uint8_t *lo = sec, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
-    rsv_ef ef;
-    rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
     uint64_t x;
     cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_OK);
     cr_assert_eq(x, v[3841]);
@@ -135,7 +163,7 @@ Test(ef_select_words, sparse_entry_past_h_is_corrupt)
     for (int b = 0; b < 8; b++) sp[8 + b] = (uint8_t)(own >> (8 * b));
     cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_OK, "restored");
     cr_assert_eq(x, v[3841]);
-    free(sec);
+    free(e.sec);
     free(v);
 }
 
@@ -149,19 +177,14 @@ Test(ef_select_words, sparse_entry_past_h_is_corrupt)
 Test(ef_select_words, high_part_past_u_is_corrupt_where_the_value_wraps)
 {
     const uint64_t v[2] = {0, UINT64_MAX};
-    rsv_ef_layout lay;
-    cr_assert_eq(rsv_ef_plan(v, 2, &lay), RSV_OK);
-    cr_assert_eq(lay.L, 62);
-    cr_assert_eq(lay.H, 5);
-    uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
-    uint8_t *sec = malloc((size_t)total);
-    rsv_ef_encode(v, &lay, sec);
-    uint8_t *lo = sec, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
+    encoded_ef e;
+    encode_ef(&e, v, 2);
+    cr_assert_eq(e.lay.L, 62);
+    cr_assert_eq(e.lay.H, 5);
+    uint8_t *hi = e.hi;
     cr_assert_eq(hi[0], 0x11, "the encoder's high bits 0 and 4");
-    rsv_ef ef;
-    rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
-    rsv_oracle_ef_view ov = {2, UINT64_MAX, 62, lo, lay.low_bytes, hi, lay.high_bytes, sa, lay.samples_bytes,
-                             sp, lay.sparse_bytes};
+    const rsv_ef ef = e.ef;
+    const rsv_oracle_ef_view ov = e.ov;
     uint64_t x = 7, y = 7;
     cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_OK);
     cr_assert_eq(x, 0);
@@ -171,7 +194,7 @@ Test(ef_select_words, high_part_past_u_is_corrupt_where_the_value_wraps)
     cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_ERR_EF_CORRUPT);
     cr_assert_eq(x, 7, "no output on failure");
     cr_assert_eq(rsv__ef_select_portable(&ef, 0, &x), RSV_ERR_EF_CORRUPT);
-    free(sec);
+    free(e.sec);
 }
 
 /* KV03.md §4 select of a dense group: "the t-th set bit at or after the
@@ -195,23 +218,16 @@ Test(ef_select_words, dense_group_failures_are_corrupt)
      * With bits 0 and 5 set, select(1) finds P = 5 = H. */
     {
         const uint64_t v[2] = {0, UINT64_MAX};
-        rsv_ef_layout lay;
-        cr_assert_eq(rsv_ef_plan(v, 2, &lay), RSV_OK);
-        cr_assert_eq(lay.H, 5);
-        uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
-        uint8_t *sec = malloc((size_t)total);
-        rsv_ef_encode(v, &lay, sec);
-        uint8_t *lo = sec, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
-        rsv_ef ef;
-        rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
-        rsv_oracle_ef_view ov = {2, UINT64_MAX, 62, lo, lay.low_bytes, hi, lay.high_bytes, sa, lay.samples_bytes,
-                                 sp, lay.sparse_bytes};
-        hi[0] = 0x21;
-        expect_dense_corrupt(&ef, &ov, 1, "t-th set bit at H");
+        encoded_ef e;
+        encode_ef(&e, v, 2);
+        cr_assert_eq(e.lay.L, 62);
+        cr_assert_eq(e.lay.H, 5);
+        e.hi[0] = 0x21;
+        expect_dense_corrupt(&e.ef, &e.ov, 1, "t-th set bit at H");
         uint64_t x = 7;
-        cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_OK, "entry 0 untouched");
+        cr_assert_eq(rsv_ef_select(&e.ef, 0, &x), RSV_OK, "entry 0 untouched");
         cr_assert_eq(x, 0);
-        free(sec);
+        free(e.sec);
     }
     /* P - first >= 4096, and no t-th bit within 4096. r_i = i + 1 for
      * i < 4096: U = 4096, L = bitlen(1) - 1 = 0, H = 8192, entry i's high
@@ -225,20 +241,15 @@ Test(ef_select_words, dense_group_failures_are_corrupt)
     {
         uint64_t n = 4096, *v = malloc(n * sizeof *v);
         for (uint64_t i = 0; i < n; i++) v[i] = i + 1;
-        rsv_ef_layout lay;
-        cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
-        cr_assert_eq(lay.L, 0);
-        cr_assert_eq(lay.H, 8192);
-        cr_assert_eq(lay.sparse_bytes, 0);
-        uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
-        uint8_t *sec = malloc((size_t)total);
-        rsv_ef_encode(v, &lay, sec);
-        uint8_t *lo = sec, *hi = lo + lay.low_bytes, *sa = hi + lay.high_bytes, *sp = sa + lay.samples_bytes;
+        encoded_ef e;
+        encode_ef(&e, v, n);
+        cr_assert_eq(e.lay.L, 0);
+        cr_assert_eq(e.lay.H, 8192);
+        cr_assert_eq(e.lay.sparse_bytes, 0);
+        uint8_t *hi = e.hi, *sa = e.sa;
         cr_assert_eq(sa[0], 1, "group 0's first position");
-        rsv_ef ef;
-        rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
-        rsv_oracle_ef_view ov = {n, 4096, 0, lo, lay.low_bytes, hi, lay.high_bytes, sa, lay.samples_bytes,
-                                 sp, lay.sparse_bytes};
+        const rsv_ef ef = e.ef;
+        const rsv_oracle_ef_view ov = e.ov;
         for (uint64_t i = 1; i < 2048; i++) {
             uint64_t p = 2 * i + 1;
             cr_assert_eq((hi[p / 8] >> (p % 8)) & 1, 1, "bit %llu set", (unsigned long long)p);
@@ -264,7 +275,7 @@ Test(ef_select_words, dense_group_failures_are_corrupt)
         expect_dense_corrupt(&ef, &ov, 256, "P below the ordinal");
         for (int b = 0; b < 8; b++) sa[16 + b] = (uint8_t)(UINT64_C(8192) >> (8 * b)); /* group 1's first = H */
         expect_dense_corrupt(&ef, &ov, 300, "the sample's first position at H");
-        free(sec);
+        free(e.sec);
         free(v);
     }
 }
