@@ -115,7 +115,10 @@ typedef struct rsv_kv03_writer {
 RSV_API rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_policy *policy,
                                         const uint8_t *code, uint64_t code_bits);
 /* Append one record. Keys must strictly increase (RSV_ERR_UNSORTED); any
- * failure poisons the writer (RSV_ERR_POISONED afterwards). */
+ * failure poisons the writer (RSV_ERR_POISONED afterwards). A key_len above
+ * (2^64 - 1 - 2 * RSV_KV03_MAX_CODE_BITS) / 8 = 2^61 - 129 bytes is
+ * RSV_ERR_TOO_LARGE before the key is read (so that 8 * key_len plus the
+ * bits of two codes fits in 64 bits). */
 RSV_API rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_len, rsv_value v);
 /* Same with the value given as an encoded span (merges copy values this way). */
 RSV_API rsv_status rsv_kv03_writer_add_span(rsv_kv03_writer *w, const void *key, size_t key_len,
