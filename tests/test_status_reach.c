@@ -106,6 +106,11 @@ static void o21(rsv_surgeon *s) { rsv_sg_set(s, RSV_SG_DIR(49), 1, 1); rsv_sg_re
 /* 22: section 1 at 209, not align8(205) = 208 / section 7 one byte past the body */
 static void o22a(rsv_surgeon *s) { rsv_sg_set(s, RSV_SG_SEC_OFF(1), 8, 209); rsv_sg_reseal(s); }
 static void o22b(rsv_surgeon *s) { rsv_sg_set(s, RSV_SG_SEC_LEN(7), 8, 1); rsv_sg_reseal(s); }
+/* 22: a body of exactly the 192-byte directory, header consistent (16:
+ * extent 1536, total 288): 18 passes at its bound (B = 192 is not below it),
+ * 19-21 see the directory unchanged, and section 0 (13 bytes) starts at 192,
+ * the body's end */
+static void o22c(rsv_surgeon *s) { rsv_sg_set_body(s, 192); rsv_sg_reseal(s); }
 /* 23: 8 zero bytes appended to the body, header extent/total updated (16, 17
  * pass); every section still starts where 22 wants it, inside the body */
 static void o23(rsv_surgeon *s) { rsv_sg_set_body(s, 272); rsv_sg_reseal(s); }
@@ -349,6 +354,7 @@ static const rsv_sr_row k_rows[] = {
     {"status_open21_directory_reserved", OPEN, 21, E(RESERVED), ANY, ANY, 0, o21},
     {"status_open22_misaligned", OPEN, 22, E(SECTION_RANGE), ANY, ANY, 0, o22a},
     {"status_open22_past_body", OPEN, 22, E(SECTION_RANGE), ANY, ANY, 0, o22b},
+    {"status_open22_directory_only_body", OPEN, 22, E(SECTION_RANGE), ANY, ANY, 0, o22c},
     {"status_open23_trailing_sections", OPEN, 23, E(TRAILING_SECTIONS), ANY, ANY, 0, o23},
     {"status_open24_bit_section_extent", OPEN, 24, E(BIT_SECTION_EXTENT), ANY, ANY, 0, o24},
     {"status_open25_ef_shape", OPEN, 25, E(EF_SHAPE), ANY, ANY, 0, o25},

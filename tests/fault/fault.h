@@ -10,7 +10,8 @@
  * Files: fault_wrap.c (the wrappers and their counters), fault_ops.c (the
  * operations, the expected files and the allocation sweep),
  * test_fault_alloc.c (allocation sweeps, leaks, growth), test_fault_io.c
- * (write, positioned I/O, the copying open, fchmod, directory fsync), test_guarded_heap.c
+ * (write, positioned I/O, the copying open, fchmod, directory fsync), test_fault_reuse.c
+ * (a warm scanner's rescan allocates nothing), test_guarded_heap.c
  * (every allocation flush against a PROT_NONE page).
  *
  * Allocation sweep: for k = 0, 1, 2, ... the k-th allocation of one whole

@@ -474,7 +474,9 @@ RSV_API rsv_status rsv_kv03_cursor_seek_code(rsv_kv03_cursor *c, uint64_t j);
 /* rsv_kv03_scan with caller-held scratch: the walked block offsets, the
  * rebuilt Elias-Fano sections (scan step 7) and the walking cursor's buffers
  * are kept between scans, so scanning again allocates nothing once the
- * buffers are large enough. */
+ * buffers are large enough (a need equal to the capacity included). Each
+ * grows from 16 entries by doubling to the least such capacity that holds
+ * the need (nb + 1 offsets; the bytes of sections 1-4). */
 typedef struct rsv_kv03_scanner {
     rsv_kv03_cursor cur;
     uint64_t *offsets; /* one per block + 1 */
