@@ -162,6 +162,23 @@ Test(api_arguments, kv03_writer)
     cr_assert_eq(rsv_kv03_encode(&k_pol, NULL, 0, NULL, 1, &out, &n), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_kv03_encode(&k_pol, NULL, 0, &r, 1, NULL, &n), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_kv03_encode(&k_pol, NULL, 0, &r, 1, &out, NULL), RSV_ERR_INVALID_ARGUMENT);
+    /* the argument checks come first (kv03.h): a missing output is refused
+     * before the policy (W = 0: BAD_POLICY) or the records (unsorted) are
+     * looked at, and nothing is written */
+    const rsv_record twice[2] = {r, r};
+    rsv_kv03_policy w0 = k_pol;
+    w0.W = 0;
+    n = 7;
+    out = (uint8_t *)&n;
+    cr_assert_eq(rsv_kv03_encode(&k_pol, NULL, 0, twice, 2, NULL, &n), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_encode(&w0, NULL, 0, &r, 1, NULL, &n), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(n, 7);
+    cr_assert_eq(rsv_kv03_encode(&k_pol, NULL, 0, twice, 2, &out, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_kv03_encode(&w0, NULL, 0, &r, 1, &out, NULL), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert(out == (uint8_t *)&n, "out untouched");
+    /* the same calls with both outputs: the writer's statuses */
+    cr_assert_eq(rsv_kv03_encode(&k_pol, NULL, 0, twice, 2, &out, &n), RSV_ERR_UNSORTED);
+    cr_assert_eq(rsv_kv03_encode(&w0, NULL, 0, &r, 1, &out, &n), RSV_ERR_BAD_POLICY);
 }
 
 Test(api_arguments, stream_writer)

@@ -251,7 +251,10 @@ RSV_API void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer
 
 /* One-shot batch encoder (§11.1) over an array of records. A record's code
  * is recs[i].code/code_bits, or the call's code (NULL: `0`) when
- * recs[i].code is NULL. */
+ * recs[i].code is NULL. RSV_ERR_INVALID_ARGUMENT when recs is NULL with
+ * n > 0, or out or nbytes is NULL, checked before the policy or any record
+ * is looked at; otherwise the statuses of rsv_kv03_writer_init, _add_coded
+ * and _finish, in that order. */
 RSV_API rsv_status rsv_kv03_encode(const rsv_kv03_policy *policy, const uint8_t *code, uint64_t code_bits,
                                    const rsv_record *recs, size_t n, uint8_t **out, size_t *nbytes);
 
