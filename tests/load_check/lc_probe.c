@@ -18,6 +18,11 @@
  *                   in 13-bit fields to its end (the tail refill)
  *       skipped     read 5 bits, skip 100, read on (the byte holding bits
  *                   5..7 of the view is skipped entirely)
+ *       skipped-edge  read 12 bits, skip 100, read on: the skip starts on
+ *                   the last bit of the view's second byte, so the plant
+ *                   reloads exactly that byte (a skip that starts one bit
+ *                   later would reload the next one: the message's distance
+ *                   tells the two apart)
  *       eg-plant1   not a load defect: the planted copies are built with
  *                   RSV_SELFTEST_PLANT=1, which also compiles in the
  *                   `fuzz selftest --plant 1` divergence of reader.c. One
@@ -184,7 +189,7 @@ static int misuse(const char *c)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped|eg-plant1|also-in|also-gap|misuse-CASE ALIGN\n");
+        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped|skipped-edge|eg-plant1|also-in|also-gap|misuse-CASE ALIGN\n");
         return 2;
     }
     const char *c = argv[1];
@@ -194,7 +199,7 @@ int main(int argc, char **argv)
     if (!strncmp(c, "misuse-", 7)) return misuse(c + 7);
     int end_first = !strcmp(c, "align-down-end");
     int plant = !strcmp(c, "align-down") || end_first ? 1 : !strcmp(c, "head") ? 2 : !strcmp(c, "tail") ? 3
-              : !strcmp(c, "skipped")                 ? 4 : 0;
+              : !strcmp(c, "skipped") || !strcmp(c, "skipped-edge") ? 4 : 0;
     if (!plant) {
         fprintf(stderr, "lc_probe: unknown case %s\n", c);
         return 2;
@@ -230,7 +235,7 @@ int main(int argc, char **argv)
     rsv_reader_init(&r, v);
     rsv_lw_end();
     if (plant == 4) {
-        read13(&r, v, 5);
+        read13(&r, v, !strcmp(c, "skipped-edge") ? 12 : 5); /* view bits 0..11: bytes 0..1 up to bit 14 */
         uint64_t p = rsv_reader_position(&r);
         rsv_lw_none(); /* skip loads nothing (A3) */
         rsv_status st = rsv_skip(&r, 100);
