@@ -432,6 +432,14 @@ def generate(relpath, text, typedefs=frozenset(), err_codes=()):
                         e += 2
                 elif t[j].text == "(":
                     e = match_close(t, j)
+                    # `(type)operand`: a cast group followed by its operand is
+                    # one amount; mutating the group alone gave `((unsigned)
+                    # + 1)rem`, which does not compile
+                    if e is not None and e + 1 < len(t) and t[e + 1].kind in ("id", "num") \
+                            and t[e + 1].text not in KEYWORDS:
+                        e += 1
+                        while e + 2 < len(t) and t[e + 1].text in ("->", ".") and t[e + 2].kind == "id":
+                            e += 2
                 else:
                     e = None
                 if e is not None and e + 1 < len(t) and t[e + 1].text not in ("*", "/", "%", "+", "-", "(", "["):

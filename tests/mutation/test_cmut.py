@@ -127,6 +127,17 @@ class Operators(unittest.TestCase):
         self.assertEqual({x for x in muts(self.ms, "shift")},
                          {(12, 25, "s", "(s + 1)"), (12, 25, "s", "(s - 1)")})
 
+    def test_shift_amount_cast(self):
+        # a cast amount is mutated whole: `((unsigned)rem + 1)`, not
+        # `((unsigned) + 1)rem` (which does not compile)
+        ms = gen("static unsigned long f(unsigned long x, int rem, struct q *p)\n"
+                 "{\n    return (x >> (unsigned)rem) + (x << (unsigned)p->n);\n}\n")
+        self.assertEqual({x for x in muts(ms, "shift")},
+                         {(3, 18, "(unsigned)rem", "((unsigned)rem + 1)"),
+                          (3, 18, "(unsigned)rem", "((unsigned)rem - 1)"),
+                          (3, 41, "(unsigned)p->n", "((unsigned)p->n + 1)"),
+                          (3, 41, "(unsigned)p->n", "((unsigned)p->n - 1)")})
+
     def test_stdint_declarations(self):
         ms = gen(DECL_FIXTURE)
         sdl = muts(ms, "sdl")
