@@ -445,7 +445,8 @@ RSV_API rsv_status rsv_kv03_cursor_next(rsv_kv03_cursor *c, rsv_kv03_entry *out,
 /* Key rebuilt and value materialized in out->value (three states kept); a
  * present value's data is borrowed from the file when the value starts on a
  * byte boundary (value_span.bytes.off % 8 == 0), else it is cursor-owned,
- * valid until the next call. */
+ * valid until the next call. data is NULL for a tombstone and for an empty
+ * value (nothing is borrowed, copied or allocated for them). */
 RSV_API rsv_status rsv_kv03_cursor_record(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more);
 RSV_API void rsv_kv03_cursor_free(rsv_kv03_cursor *c);
 /* Start over on file f (the same or another), keeping the cursor's key and

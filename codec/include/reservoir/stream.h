@@ -87,7 +87,8 @@ typedef struct rsv_stream_record {
     uint64_t index;
     const uint8_t *key; /* reader-owned, valid until the next call */
     size_t key_len;
-    rsv_value value;    /* data borrowed from the stream when byte-aligned, else reader-owned */
+    rsv_value value;    /* data borrowed from the stream when byte-aligned, else reader-owned;
+                         * NULL for a tombstone and for an empty value */
     rsv_value_span value_span;
     uint64_t end;       /* stream bit after the record */
     uint64_t code;      /* index of the record's code in the reader's code set (0 for one code) */
