@@ -12,7 +12,8 @@
  * entry too many (a write past the planned bytes) or counts the next
  * group's first entry in the span. The
  * planned sizes and the bytes are compared with the oracle's builder
- * (oracle/src/ef.c, written from the spec text). */
+ * (oracle/src/ef.c, written from the spec text). Then select on a damaged
+ * high section that ends at a PROT_NONE page (select_last_bit_cleared). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,59 @@ static void one(uint64_t n, int mode)
     g_cases++;
 }
 
+/* Select stops at the high section's end (§4 select on a damaged section).
+ * The high section alone is copied flush against a PROT_NONE page and the
+ * last entry's bit is cleared: select(n - 1) then finds no t-th set bit in
+ * the last group's words, less than 4096 positions on, and must stop at the
+ * section's last word with EF_CORRUPT; a search that loaded the word after
+ * it would fault here (in a file that word is the samples section's first,
+ * readable, so only this placement sees it). Every other entry still
+ * selects its value. */
+static unsigned g_select_cases;
+
+static void select_last_bit_cleared(uint64_t n)
+{
+    rsv_guard_set_case("ef select n=%" PRIu64 ", the last entry's high bit cleared", n);
+    uint64_t *vals = malloc((size_t)n * 8);
+    if (!vals) {
+        gp_check(0, "out of memory");
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++) vals[i] = value(0, i, n);
+    rsv_ef_layout lay;
+    rsv_status st = rsv_ef_plan(vals, n, &lay);
+    size_t total = (size_t)(lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes);
+    uint8_t *buf = st == RSV_OK ? malloc(total) : NULL;
+    rsv_guard_buf hb;
+    if (st != RSV_OK || !buf || lay.high_bytes % 8 != 0 || rsv_guard_tail(&hb, (size_t)lay.high_bytes) != 0) {
+        gp_check(0, "plan %d, %" PRIu64 " high bytes: no guarded high section", (int)st, lay.high_bytes);
+        free(buf);
+        free(vals);
+        return;
+    }
+    rsv_ef_encode(vals, &lay, buf);
+    memcpy(hb.ptr, buf + lay.low_bytes, (size_t)lay.high_bytes);
+    uint64_t p = (vals[n - 1] >> lay.L) + (n - 1); /* §4: entry i's high bit */
+    gp_check((hb.ptr[p / 8] >> (p % 8)) & 1, "bit %" PRIu64 " (the last entry's) is not set", p);
+    hb.ptr[p / 8] = (uint8_t)(hb.ptr[p / 8] & ~(1u << (p % 8)));
+    rsv_ef ef;
+    const uint8_t *samples = buf + lay.low_bytes + lay.high_bytes;
+    rsv_ef_init(&ef, &lay, buf, hb.ptr, samples, samples + lay.samples_bytes, lay.sparse_bytes);
+    uint64_t x = 7;
+    st = rsv_ef_select(&ef, n - 1, &x);
+    gp_check(st == RSV_ERR_EF_CORRUPT, "select(%" PRIu64 ") = %d, want EF_CORRUPT (%d)", n - 1, (int)st,
+             (int)RSV_ERR_EF_CORRUPT);
+    for (uint64_t i = 0; i + 1 < n; i++) {
+        st = rsv_ef_select(&ef, i, &x);
+        gp_check(st == RSV_OK && x == vals[i], "select(%" PRIu64 ") = %d, %" PRIu64 ", want %" PRIu64, i, (int)st,
+                 x, vals[i]);
+    }
+    rsv_guard_release(&hb);
+    free(buf);
+    free(vals);
+    g_select_cases++;
+}
+
 int main(void)
 {
     rsv_guard_install_fault_handler(); /* after the sanitizer runtime's init */
@@ -87,5 +141,9 @@ int main(void)
     /* mode 1: 256g - 1 and 256g for g = 16, 17 (at 256g + 1 the huge entry
      * is alone in its group); mode 2: all six */
     gp_check(g_sparse_cases == 10, "%u cases with a sparse group, expected 10", g_sparse_cases);
+    const uint64_t sel_n[] = {1, 2, 3, 64, 255, 256, 257, 513};
+    for (size_t k = 0; k < sizeof sel_n / sizeof sel_n[0]; k++) select_last_bit_cleared(sel_n[k]);
+    rsv_guard_set_case("ef select finished");
+    gp_check(g_select_cases == 8, "ran %u select cases, expected 8", g_select_cases);
     return gp_report();
 }
