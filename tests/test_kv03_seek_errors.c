@@ -331,3 +331,64 @@ Test(kv03_seek_errors, one_code_dictionary_is_not_read)
     }
     rsv_sg_free(&s);
 }
+
+/* kv03.h: seeking code 0 hands over record 0, which a walk from record 0
+ * parses without reading any block offset (§3.3 step 1 checks block starts
+ * i > 0 only; block_offset(0) = 0 is scan step 2's check, not open's). Codes
+ * `0`, `10`, W = 2: EF entry 0 (r_0 = 0) gets low bit 0 set, so
+ * block_offset(0) = 1; the other entries keep their bits (entry 0's low bits
+ * are section 1's bits [0, L), L >= 1 here). Open accepts it; the seek and a
+ * walk from record 0 must give the same three records. A seek that restarted
+ * at block_offset(0) would parse record 0 from bit 1. */
+Test(kv03_seek_errors, seek_to_code_0_reads_no_block_offset)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x00, 1, "b"}, {0x80, 2, "a"}};
+    size_t n;
+    uint8_t *base = write_file(r, 3, &n);
+    rsv_surgeon s;
+    rsv_sg_init(&s, base, n);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    cr_assert_geq(f.L, 1, "the test needs low bits: L = %u", (unsigned)f.L);
+    uint64_t bo;
+    cr_assert_eq(rsv_kv03_block_offset(&f, 0, &bo), RSV_OK);
+    cr_assert_eq(bo, 0);
+    rsv_kv03_close(&f);
+    size_t low = section_byte(&s, 1);
+    cr_assert_eq(s.b[low] & 1, 0);
+    rsv_sg_xor(&s, low, 1);
+    rsv_sg_reseal(&s);
+    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_block_offset(&f, 0, &bo), RSV_OK);
+    cr_assert_eq(bo, 1);
+
+    for (int how = 0; how < 2; how++) { /* cursor: init only / init + seek to code 0 */
+        rsv_kv03_cursor c;
+        rsv_kv03_entry e;
+        int more;
+        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+        if (how) cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 0), RSV_OK);
+        for (uint64_t i = 0; i < 3; i++) {
+            cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK, "how %d record %llu", how,
+                         (unsigned long long)i);
+            cr_assert(more);
+            cr_assert_eq(e.index, i);
+            cr_assert_eq(e.code, r[i].code_bits - 1); /* codes `0`, `10`: index = length - 1 */
+            cr_assert(e.key_len == 1 && e.key[0] == r[i].key[0], "how %d record %llu", how, (unsigned long long)i);
+        }
+        cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+        cr_assert_eq(more, 0);
+        rsv_kv03_cursor_free(&c);
+
+        rsv_kv03_frames fw;
+        rsv_kv03_frame fr;
+        cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+        if (how) cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 0), RSV_OK);
+        cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
+        cr_assert(more && fr.index == 0 && fr.start == 0, "how %d: frame 0 starts at bit %llu", how,
+                  (unsigned long long)fr.start);
+    }
+    rsv_kv03_close(&f);
+    rsv_sg_free(&s);
+    free(base);
+}
