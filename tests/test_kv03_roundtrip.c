@@ -425,3 +425,68 @@ Test(kv03_roundtrip, value_past_the_inline_width_path)
     free(val);
     free(back);
 }
+
+/* The merge frames each record from its span, on the writer's inline path
+ * for values up to 2^28 - 2 bytes; a longer one takes the field-by-field
+ * path. Value "q" → n = 2^28 bytes (|EG0(n)| = 57, so its `1` ‖ EG0(n) head is
+ * 58 bits, more than one inline store takes) placed by hand so that its head
+ * starts on a byte's last bit (KV03.md §3.3, default policy: EG0 backspaces):
+ *   record 0, key "a", value "xyz": EG0(R = 1) 3 + EG0(S = 8) 7 + 8 literal
+ *     + value 1 + EG0(3) 5 + 24 = 48 bits;
+ *   record 1, key "q" (lcp with "a" 3 bits: R = 4, backspace 9 - 4 = 5):
+ *     EG0(5) 5 + EG0(S = 5) 5 + 5 literal = 15 bits, so its value starts at
+ *     bit 63 (data stream; the stream starts on a byte) and its width is
+ *     1 + 57 + 8n = 2,147,483,706 bits.
+ * Merged with an empty file, the output is the canonical file of the same
+ * records (§11): byte-identical to the writer's, which wrote the value
+ * field by field from its bytes. */
+Test(kv03_roundtrip, merge_of_a_value_past_the_inline_width_path)
+{
+    const uint64_t n = UINT64_C(1) << 28, width = UINT64_C(2147483706);
+    uint8_t *val = malloc((size_t)n);
+    cr_assert(val);
+    for (uint64_t i = 0; i < n; i++) val[i] = (uint8_t)(i * 29 + (i >> 13));
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    cr_assert(p.code == RSV_BACKSPACE_EG && p.param == 0 && p.W >= 2, "the bit counts above need EG0 and W >= 2");
+    rsv_kv03_writer w;
+    uint8_t *file = NULL, *empty = NULL, *merged = NULL;
+    size_t nbytes = 0, nempty = 0, nmerged = 0;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add(&w, "a", 1, rsv_value_present("xyz", 3)), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add(&w, "q", 1, rsv_value_present(val, (size_t)n)), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &file, &nbytes), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &empty, &nempty), RSV_OK);
+    rsv_kv03_writer_free(&w);
+
+    rsv_kv03_file f, fe;
+    cr_assert_eq(rsv_kv03_open(file, nbytes, NULL, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(empty, nempty, NULL, &fe), RSV_OK);
+    rsv_kv03_cursor c;
+    rsv_kv03_entry e;
+    int more = 0;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+    cr_assert(more && e.end == 48, "record 0 ends at bit %llu, by hand 48", (unsigned long long)e.end);
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+    cr_assert(more && e.key_len == 1 && e.key[0] == 'q');
+    cr_assert(e.value_span.len == n && e.value_span.width == width);
+    cr_assert_eq(e.end, 63 + width);
+    rsv_kv03_cursor_free(&c);
+
+    const rsv_kv03_file *in[2] = {&f, &fe};
+    rsv_merge m;
+    cr_assert_eq(rsv_merge_init(&m, in, 2, 0), RSV_OK);
+    cr_assert_eq(rsv_merge_run(&m), RSV_OK);
+    cr_assert_eq(rsv_merge_finish(&m, &merged, &nmerged), RSV_OK);
+    rsv_merge_free(&m);
+    cr_assert_eq(nmerged, nbytes);
+    cr_assert(memcmp(merged, file, nbytes) == 0, "the merged file differs from the written one");
+    free(merged);
+    rsv_kv03_close(&fe);
+    rsv_kv03_close(&f);
+    free(empty);
+    free(file);
+    free(val);
+}
