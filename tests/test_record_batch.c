@@ -249,9 +249,15 @@ Test(record_batch, arguments)
     cr_assert_eq(rsv_kv03_cursor_batch(NULL, &b, 4, &done), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(done, 0);
     cr_assert_eq(rsv_kv03_cursor_batch(&c, NULL, 4, &done), RSV_ERR_INVALID_ARGUMENT);
-    rsv_record_batch bad = b;
-    bad.kind = NULL;
-    cr_assert_eq(rsv_kv03_cursor_batch(&c, &bad, 4, &done), RSV_ERR_INVALID_ARGUMENT);
+    rsv_record_batch bad;
+    for (int which = 0; which < 4; which++) { /* each required array NULL alone */
+        bad = b;
+        if (which == 0) bad.key_off = NULL;
+        if (which == 1) bad.key_len = NULL;
+        if (which == 2) bad.kind = NULL;
+        if (which == 3) bad.val_len = NULL;
+        cr_assert_eq(rsv_kv03_cursor_batch(&c, &bad, 4, &done), RSV_ERR_INVALID_ARGUMENT, "array %d NULL", which);
+    }
     bad = b;
     bad.key_arena = NULL; /* with key_cap 16 */
     cr_assert_eq(rsv_kv03_cursor_batch(&c, &bad, 4, &done), RSV_ERR_INVALID_ARGUMENT);
