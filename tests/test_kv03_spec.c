@@ -135,6 +135,35 @@ Test(kv03_read, all_vectors)
     read_back(FILE_EMPTY, 320, NULL, 0);
 }
 
+/* The header fields open copies into rsv_kv03_file (kv03.h), against the
+ * values KV03.md §12 lists for each vector: §12.3 "value widths 12, 1, 2, 20
+ * → cw absent, flags 0", N = 4; the all-tombstone variant "cw = 1 (flags 2)",
+ * N = 2; the empty file "flags 2 (cw present, 0)", N = 0; all three with the
+ * default policy (EG0 backspaces, W = K = 15). */
+Test(kv03_read, header_fields)
+{
+    uint8_t t[352];
+    make_tombstones(t);
+    const struct {
+        const uint8_t *bytes;
+        size_t n;
+        uint32_t flags;
+        int cw_present;
+        uint64_t cw, N;
+    } v[] = {{FILE_12_3, 360, 0, 0, 0, 4}, {t, 352, 2, 1, 1, 2}, {FILE_EMPTY, 320, 2, 1, 0, 0}};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        rsv_kv03_file f;
+        cr_assert_eq(rsv_kv03_open(v[i].bytes, v[i].n, NULL, &f), RSV_OK, "vector %zu", i);
+        cr_assert_eq(f.flags, v[i].flags, "vector %zu: flags %u", i, (unsigned)f.flags);
+        cr_assert_eq(f.cw_present, v[i].cw_present, "vector %zu", i);
+        cr_assert_eq(f.cw, v[i].cw, "vector %zu", i);
+        cr_assert_eq(f.N, v[i].N, "vector %zu", i);
+        cr_assert(f.policy.code == RSV_BACKSPACE_EG && f.policy.param == 0 && f.policy.W == 15 && f.policy.K == 15,
+                  "vector %zu: policy", i);
+        rsv_kv03_close(&f);
+    }
+}
+
 Test(kv03_read, block_offsets)
 {
     uint8_t v[360];
