@@ -275,6 +275,13 @@ Test(api_arguments, values_keys_writer)
     cr_assert_eq(rsv_put_golomb(&w, 1, NULL), RSV_ERR_BAD_MODULUS);
     cr_assert_eq(rsv_put_bytes(&w, NULL, 1), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_put_bytes(&w, vb, SIZE_MAX), RSV_ERR_TOO_LARGE);
+#if SIZE_MAX > UINT32_MAX
+    /* the first n refused by the length limit (writer.h: TOO_LARGE beyond
+     * RSV_WRITER_MAX_BITS = 2^64 - 8): 8n = 2^64 bits; n - 1 would be the
+     * limit itself. Refused before anything is read from vb (2 bytes). */
+    cr_assert_eq(rsv_put_bytes(&w, vb, (size_t)1 << 61), RSV_ERR_TOO_LARGE);
+#endif
+    cr_assert_eq(rsv_writer_bits(&w), 15);
     uint8_t *out;
     size_t n;
     cr_assert_eq(rsv_writer_finish(&w, NULL, &n), RSV_ERR_INVALID_ARGUMENT);
