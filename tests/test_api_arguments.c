@@ -19,9 +19,12 @@
 #include "reservoir/golomb.h"
 #include "reservoir/kv03.h"
 #include "reservoir/merge.h"
+#include "reservoir/reader.h"
 #include "reservoir/record.h"
 #include "reservoir/stream.h"
 #include "reservoir/writer.h"
+
+#include "load_window.h"
 
 static const rsv_kv03_policy k_pol = {RSV_BACKSPACE_EG, 0, 2, 3};
 static const uint8_t k_c0[1] = {0x00}; /* `0` */
@@ -805,4 +808,39 @@ Test(api_arguments, output_paths)
     cr_assert_eq(rmdir(dir), 0); /* no temporary left behind */
     rsv_kv03_close(&f);
     free(bytes);
+}
+
+/* reader.h: a batch of count = 0 decodes and loads nothing, returns RSV_OK
+ * with *done = 0, keeps the position, and accepts out = NULL (out[0..0) is
+ * empty). The view is long enough (64 bytes) for each batch decoder's fast
+ * loop, so a decoder that entered that loop for zero values would reload its
+ * cache (the load check aborts) and form out + 0 from NULL (undefined;
+ * clang's UBSan reports it). */
+Test(api_arguments, batch_of_zero_values)
+{
+    uint8_t buf[64];
+    for (unsigned i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(0x5A ^ (i * 37));
+    rsv_golomb g;
+    cr_assert_eq(rsv_golomb_init(&g, 7), RSV_OK);
+    for (unsigned start = 0; start < 9; start += 4) {
+        for (int which = 0; which < 3; which++) {
+            rsv_reader r;
+            rsv_reader_init(&r, rsv_view_make(buf, 0, 8 * sizeof buf));
+            uint64_t first = 0, again = 0;
+            cr_assert_eq(rsv_read(&r, start, &first), RSV_OK);
+            size_t done = 99;
+            rsv_lw_none(); /* RSV_LOAD_CHECK builds: any load aborts */
+            rsv_status st = which == 0   ? rsv_read_n(&r, 5, NULL, 0, &done)
+                            : which == 1 ? rsv_read_eg_n(&r, 0, NULL, 0, &done)
+                                         : rsv_read_golomb_n(&r, &g, NULL, 0, &done);
+            rsv_lw_end();
+            cr_assert_eq(st, RSV_OK, "decoder %d after %u bits", which, start);
+            cr_assert_eq(done, 0, "decoder %d after %u bits", which, start);
+            cr_assert_eq(rsv_reader_position(&r), start, "decoder %d after %u bits", which, start);
+            /* The next 5 bits are still buf's bits start..start+4 (MSB first). */
+            cr_assert_eq(rsv_read(&r, 5, &again), RSV_OK);
+            uint64_t want = (((uint64_t)buf[start / 8] << 8 | buf[start / 8 + 1]) >> (11 - start % 8)) & 31;
+            cr_assert_eq(again, want, "decoder %d after %u bits", which, start);
+        }
+    }
 }

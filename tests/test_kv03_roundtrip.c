@@ -490,3 +490,65 @@ Test(kv03_roundtrip, merge_of_a_value_past_the_inline_width_path)
     free(file);
     free(val);
 }
+
+/* The merge's inline path appends a record's control code as one integer of
+ * at most 57 bits (kv03_writer.c control_word) and the field-by-field path
+ * takes the rest. An order-k EG backspace of v < 2^k is k + 1 bits (q = 0:
+ * `1` then the low k bits), so k = 55, 56, 57 put the control just below, at
+ * and just past that limit (KV03.md §3.3):
+ *   record 0, key "a", value "xyz": 48 bits (as in the test above: EG0 block
+ *     start);
+ *   record 1, key "b" (lcp with "a" 6 bits, backspace 8 - 6 = 2), tombstone:
+ *     EGk(2) k + 1 + EG0(S = 2) 3 + 2 literal + 1 = k + 7 bits.
+ * Merged with an empty file, the output is byte-identical to the writer's
+ * (§11), which writes every field from the record's bytes. */
+Test(kv03_roundtrip, merge_of_a_control_code_at_the_inline_limit)
+{
+    for (uint64_t k = 55; k <= 57; k++) {
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        p.param = k;
+        cr_assert(p.code == RSV_BACKSPACE_EG && p.W >= 2);
+        rsv_kv03_writer w;
+        uint8_t *file = NULL, *empty = NULL, *merged = NULL;
+        size_t nbytes = 0, nempty = 0, nmerged = 0;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add(&w, "a", 1, rsv_value_present("xyz", 3)), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add(&w, "b", 1, rsv_value_tombstone()), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &file, &nbytes), RSV_OK);
+        rsv_kv03_writer_free(&w);
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &empty, &nempty), RSV_OK);
+        rsv_kv03_writer_free(&w);
+
+        rsv_kv03_file f, fe;
+        cr_assert_eq(rsv_kv03_open(file, nbytes, NULL, &f), RSV_OK);
+        cr_assert_eq(rsv_kv03_open(empty, nempty, NULL, &fe), RSV_OK);
+        rsv_kv03_cursor c;
+        rsv_kv03_entry e;
+        int more = 0;
+        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+        cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+        cr_assert(more && e.end == 48, "k = %llu: record 0 ends at bit %llu, by hand 48", (unsigned long long)k,
+                  (unsigned long long)e.end);
+        cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+        cr_assert(more && e.key_len == 1 && e.key[0] == 'b' && e.value_span.kind == RSV_VALUE_TOMBSTONE);
+        cr_assert_eq(e.end, 48 + k + 7, "k = %llu: record 1 ends at bit %llu", (unsigned long long)k,
+                     (unsigned long long)e.end);
+        rsv_kv03_cursor_free(&c);
+
+        const rsv_kv03_file *in[2] = {&f, &fe};
+        rsv_merge m;
+        cr_assert_eq(rsv_merge_init(&m, in, 2, 0), RSV_OK);
+        cr_assert_eq(rsv_merge_run(&m), RSV_OK);
+        cr_assert_eq(rsv_merge_finish(&m, &merged, &nmerged), RSV_OK);
+        rsv_merge_free(&m);
+        cr_assert_eq(nmerged, nbytes, "k = %llu", (unsigned long long)k);
+        cr_assert(memcmp(merged, file, nbytes) == 0, "k = %llu: the merged file differs from the written one",
+                  (unsigned long long)k);
+        free(merged);
+        rsv_kv03_close(&fe);
+        rsv_kv03_close(&f);
+        free(empty);
+        free(file);
+    }
+}

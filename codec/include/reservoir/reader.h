@@ -175,7 +175,8 @@ RSV_API rsv_status rsv_read_golomb_m(rsv_reader *r, uint64_t m, uint64_t *out);
 /* Decode `count` values into out[0..count). On failure *done is the number of
  * values decoded (kept in out), the status is the failing decode's and the
  * position is exactly where the single-value decoder leaves it. `done` may be
- * NULL. No heap allocation. */
+ * NULL; `out` may be NULL when count is 0 (then nothing is decoded or
+ * loaded, the status is RSV_OK and the position stays). No heap allocation. */
 RSV_API rsv_status rsv_read_n(rsv_reader *r, unsigned w, uint64_t *out, size_t count, size_t *done);
 RSV_API rsv_status rsv_read_eg_n(rsv_reader *r, unsigned k, uint64_t *out, size_t count, size_t *done);
 RSV_API rsv_status rsv_read_golomb_n(rsv_reader *r, const rsv_golomb *g, uint64_t *out, size_t count,
