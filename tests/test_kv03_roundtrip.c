@@ -499,9 +499,14 @@ Test(kv03_roundtrip, merge_of_a_value_past_the_inline_width_path)
  *   record 0, key "a", value "xyz": 48 bits (as in the test above: EG0 block
  *     start);
  *   record 1, key "b" (lcp with "a" 6 bits, backspace 8 - 6 = 2), tombstone:
- *     EGk(2) k + 1 + EG0(S = 2) 3 + 2 literal + 1 = k + 7 bits.
- * Merged with an empty file, the output is byte-identical to the writer's
- * (§11), which writes every field from the record's bytes. */
+ *     EGk(2) k + 1 + EG0(S = 2) 3 + 2 literal + 1 = k + 7 bits;
+ *   record 2, key "c" (lcp with "b" 7 bits, backspace 1), tombstone:
+ *     EGk(1) k + 1 + EG0(S = 1) 3 + 1 literal + 1 = k + 6 bits.
+ * With k = 56, record 2's 57-bit control starts at bit 48 + 63 = 111, on a
+ * byte's last bit: the bit accumulator then holds 7 bits and takes 57, which
+ * fill its 64 exactly (rsv__acc_put, bits_fast.h). Merged with an empty
+ * file, the output is byte-identical to the writer's (§11), which writes
+ * every field from the record's bytes. */
 Test(kv03_roundtrip, merge_of_a_control_code_at_the_inline_limit)
 {
     for (uint64_t k = 55; k <= 57; k++) {
@@ -514,6 +519,7 @@ Test(kv03_roundtrip, merge_of_a_control_code_at_the_inline_limit)
         cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
         cr_assert_eq(rsv_kv03_writer_add(&w, "a", 1, rsv_value_present("xyz", 3)), RSV_OK);
         cr_assert_eq(rsv_kv03_writer_add(&w, "b", 1, rsv_value_tombstone()), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add(&w, "c", 1, rsv_value_tombstone()), RSV_OK);
         cr_assert_eq(rsv_kv03_writer_finish(&w, &file, &nbytes), RSV_OK);
         rsv_kv03_writer_free(&w);
         cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
@@ -533,6 +539,10 @@ Test(kv03_roundtrip, merge_of_a_control_code_at_the_inline_limit)
         cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
         cr_assert(more && e.key_len == 1 && e.key[0] == 'b' && e.value_span.kind == RSV_VALUE_TOMBSTONE);
         cr_assert_eq(e.end, 48 + k + 7, "k = %llu: record 1 ends at bit %llu", (unsigned long long)k,
+                     (unsigned long long)e.end);
+        cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+        cr_assert(more && e.key_len == 1 && e.key[0] == 'c' && e.value_span.kind == RSV_VALUE_TOMBSTONE);
+        cr_assert_eq(e.end, 48 + (k + 7) + (k + 6), "k = %llu: record 2 ends at bit %llu", (unsigned long long)k,
                      (unsigned long long)e.end);
         rsv_kv03_cursor_free(&c);
 
