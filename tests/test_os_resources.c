@@ -235,3 +235,68 @@ Test(os_resources, merge_to_a_path_and_atomic_write_give_descriptors_back)
     rsv_kv03_close(&a);
     rsv_kv03_close(&g);
 }
+
+/* open(2), mkostemp(3) and the directory open return the lowest free
+ * descriptor, and 0 is one when stdin is closed (a daemon, a test runner
+ * without input). Every path API must take descriptor 0 as a descriptor:
+ * open it, use it, give it back. Each step starts with 0 free (checked), so
+ * its first descriptor is 0. */
+Test(os_resources, descriptor_0_is_a_descriptor)
+{
+    int saved = dup(0); /* -1 when stdin is closed already */
+    close(0);
+    errno = 0;
+    cr_assert(fcntl(0, F_GETFD) == -1 && errno == EBADF, "descriptor 0 is free");
+    int fds = open_fds();
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open_path(path, NULL, &f), RSV_OK);
+    cr_assert(f.size == 360 && memcmp(f.bytes, FILE_12_3, 360) == 0);
+    rsv_kv03_close(&f);
+    cr_assert_eq(open_fds(), fds, "open_path kept a descriptor");
+    cr_assert_eq(rsv_kv03_open_path_copy(path, NULL, &f), RSV_OK);
+    cr_assert(f.size == 360 && memcmp(f.bytes, FILE_12_3, 360) == 0);
+    rsv_kv03_close(&f);
+    cr_assert_eq(open_fds(), fds, "open_path_copy kept a descriptor");
+
+    /* the atomic write (temporary on 0, then the directory's fsync on 0) */
+    cr_assert_eq(rsv_file_write_atomic(out, FILE_12_3, 360), RSV_OK);
+    cr_assert_eq(open_fds(), fds, "write_atomic kept a descriptor");
+    cr_assert_eq(rsv_kv03_open_path_copy(out, NULL, &f), RSV_OK);
+    cr_assert(f.size == 360 && memcmp(f.bytes, FILE_12_3, 360) == 0);
+    rsv_kv03_close(&f);
+    cr_assert_eq(unlink(out), 0);
+
+    /* the path writer's temporary on 0, committed: the file is the writer's */
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    uint8_t *mem = NULL;
+    size_t nmem = 0;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    for (int i = 0; i < 4; i++) cr_assert_eq(rsv_kv03_writer_add(&w, RECS[i].key, RECS[i].key_len, RECS[i].value), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &mem, &nmem), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(rsv_kv03_writer_init_path(&w, &p, NULL, 0, out), RSV_OK);
+    cr_assert_eq(fcntl(0, F_GETFD) != -1, 1, "the temporary took descriptor 0");
+    for (int i = 0; i < 4; i++) cr_assert_eq(rsv_kv03_writer_add(&w, RECS[i].key, RECS[i].key_len, RECS[i].value), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_commit(&w), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(open_fds(), fds, "the path writer kept a descriptor");
+    cr_assert_eq(rsv_kv03_open_path_copy(out, NULL, &f), RSV_OK);
+    cr_assert(f.size == nmem && memcmp(f.bytes, mem, nmem) == 0, "the committed file differs from the writer's");
+    rsv_kv03_close(&f);
+    cr_assert_eq(unlink(out), 0);
+    free(mem);
+
+    /* a path writer on 0 freed without a commit: descriptor and temporary go
+     * (teardown fails on a leftover temporary) */
+    cr_assert_eq(rsv_kv03_writer_init_path(&w, &p, NULL, 0, out), RSV_OK);
+    cr_assert_eq(fcntl(0, F_GETFD) != -1, 1, "the temporary took descriptor 0");
+    cr_assert_eq(rsv_kv03_writer_add(&w, RECS[0].key, RECS[0].key_len, RECS[0].value), RSV_OK);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(open_fds(), fds, "the freed path writer kept a descriptor");
+    cr_assert_eq(access(out, F_OK), -1);
+    if (saved >= 0) {
+        dup2(saved, 0);
+        close(saved);
+    }
+}
