@@ -143,6 +143,34 @@ Test(kv03_seek_errors, code_offsets_outside_section_5)
     free(base);
 }
 
+/* The same file with e_1 = 0: D_0 = [0, 0) is empty and D_1 = [0, 3), both
+ * inside section 5, so rsv_kv03_code returns them as they are (RSV_OK;
+ * kv03.h: only offsets that leave section 5 give SECTION_ENDPOINTS before
+ * the check), and the §6.3 check fails step 2 (e_1 <= e_0): DICTIONARY_SHAPE. */
+Test(kv03_seek_errors, empty_code_inside_section_5)
+{
+    static const rec r[] = {{0x00, 1, "a"}, {0x80, 2, "a"}};
+    size_t n;
+    uint8_t *base = write_file(r, 2, &n);
+    rsv_surgeon s;
+    rsv_sg_init(&s, base, n);
+    size_t e = section_byte(&s, 6);
+    cr_assert(rsv_sg_get(&s, e, 8) == 0 && rsv_sg_get(&s, e + 8, 8) == 1 && rsv_sg_get(&s, e + 16, 8) == 3);
+    rsv_sg_set(&s, e + 8, 8, 0);
+    rsv_sg_reseal(&s);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    rsv_view v;
+    cr_assert_eq(rsv_kv03_code(&f, 0, &v), RSV_OK);
+    cr_assert_eq(v.len, 0);
+    cr_assert_eq(rsv_kv03_code(&f, 1, &v), RSV_OK);
+    cr_assert(v.off == 0 && v.len == 3, "D_1 = [%llu, +%llu)", (unsigned long long)v.off, (unsigned long long)v.len);
+    cr_assert_eq(rsv_kv03_dictionary_check(&f), RSV_ERR_DICTIONARY_SHAPE);
+    rsv_kv03_close(&f);
+    rsv_sg_free(&s);
+    free(base);
+}
+
 /* The seek starts at block `first` (kv03.h): blocks before it are not read.
  * Codes `0`, `10`, `11` (m = 3, w = 2), W = 2, two records per code: blocks
  * 0, 1, 2 start with records 0, 2, 4, seeds `00 01 10` = byte 0x18 (§6.2).
