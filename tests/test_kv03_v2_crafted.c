@@ -493,3 +493,47 @@ Test(kv03_v2_crafted, fast_path_takes_the_12_5_transition)
     cr_assert_eq(rsv__kv03_terminal(&fw), RSV_OK);
     free(b);
 }
+
+Test(kv03_v2_crafted, seek_past_the_only_record)
+{
+    /* N = 1, codes {`0`, `1`} (m = 2, w = 1), seed 0: record 0 under `0`,
+     * key "a", tombstone = EG0(R = 1) `010`, EG0(S = 8) `0001001`, "a"
+     * `01100001`, `0` (19 bits); terminal 1 + 8 = 9. No record uses `1`:
+     * scan step 3a fails (UNUSED_SELECTOR), open and the walk accept it.
+     * Seeking code 1 (kv03.h: the next call returns the first record whose
+     * code is >= 1, or *more = 0): record 0's code is 0, so the walker ends;
+     * seeking code 0 hands over record 0. */
+    static const char *codes[2] = {"0", "1"};
+    static const uint64_t offs[1] = {0}, seeds[1] = {0};
+    rsv_kv03b_spec s = {{RSV_BACKSPACE_EG, 0, 15, 15}, 1, "010 0001001 01100001 0", offs, 9, 0, 0, codes, 2, seeds};
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(rsv_kv03b_build(&s, &b, &n), 0);
+    check("one record, code 1 unused", b, n, (expect){RSV_ERR_UNUSED_SELECTOR, NONE, 0, RSV_OK});
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+    cr_assert(f.N == 1 && f.m == 2);
+    rsv_kv03_frames fw;
+    rsv_kv03_frame fr;
+    int more = -1;
+    cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 1), RSV_OK);
+    cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
+    cr_assert_eq(more, 0, "frames: a record after seeking code 1");
+    cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
+    cr_assert(more == 1 && fr.code == 0 && fr.index == 0);
+    rsv_kv03_cursor c;
+    rsv_kv03_entry e;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 1), RSV_OK);
+    more = -1;
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+    cr_assert_eq(more, 0, "cursor: a record after seeking code 1");
+    cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 0), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+    cr_assert(more == 1 && e.key_len == 1 && e.key[0] == 'a' && e.value_span.kind == RSV_VALUE_TOMBSTONE);
+    rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&f);
+    free(b);
+}
