@@ -121,19 +121,27 @@ Test(kv03_seek_errors, seed_range_while_skipping)
  * D_0 = [0, 5) and D_1 = [5, 3) leave section 5: rsv_kv03_code gives
  * SECTION_ENDPOINTS for both (kv03.h); the §6.3 check passes step 1 (e_0 = 0,
  * e_2 = 3 = dictionary bits) and fails step 2 (e_2 ≤ e_1): DICTIONARY_SHAPE. */
-Test(kv03_seek_errors, code_offsets_outside_section_5)
+/* Codes `0`, `10` (section 6 = [0, 1, 3]) with e_1 set to `e1`, resealed
+ * and opened (open does not read sections 5-7). */
+static void open_with_e1(uint64_t e1, uint8_t **base, rsv_surgeon *s, rsv_kv03_file *f)
 {
     static const rec r[] = {{0x00, 1, "a"}, {0x80, 2, "a"}};
     size_t n;
-    uint8_t *base = write_file(r, 2, &n);
+    *base = write_file(r, 2, &n);
+    rsv_sg_init(s, *base, n);
+    size_t e = section_byte(s, 6);
+    cr_assert(rsv_sg_get(s, e, 8) == 0 && rsv_sg_get(s, e + 8, 8) == 1 && rsv_sg_get(s, e + 16, 8) == 3);
+    rsv_sg_set(s, e + 8, 8, e1);
+    rsv_sg_reseal(s);
+    cr_assert_eq(rsv_kv03_open(s->b, s->n, &k_pol, f), RSV_OK);
+}
+
+Test(kv03_seek_errors, code_offsets_outside_section_5)
+{
+    uint8_t *base;
     rsv_surgeon s;
-    rsv_sg_init(&s, base, n);
-    size_t e = section_byte(&s, 6);
-    cr_assert(rsv_sg_get(&s, e, 8) == 0 && rsv_sg_get(&s, e + 8, 8) == 1 && rsv_sg_get(&s, e + 16, 8) == 3);
-    rsv_sg_set(&s, e + 8, 8, 5);
-    rsv_sg_reseal(&s);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    open_with_e1(5, &base, &s, &f);
     rsv_view v;
     cr_assert_eq(rsv_kv03_code(&f, 0, &v), RSV_ERR_SECTION_ENDPOINTS);
     cr_assert_eq(rsv_kv03_code(&f, 1, &v), RSV_ERR_SECTION_ENDPOINTS);
@@ -149,17 +157,10 @@ Test(kv03_seek_errors, code_offsets_outside_section_5)
  * the check), and the §6.3 check fails step 2 (e_1 <= e_0): DICTIONARY_SHAPE. */
 Test(kv03_seek_errors, empty_code_inside_section_5)
 {
-    static const rec r[] = {{0x00, 1, "a"}, {0x80, 2, "a"}};
-    size_t n;
-    uint8_t *base = write_file(r, 2, &n);
+    uint8_t *base;
     rsv_surgeon s;
-    rsv_sg_init(&s, base, n);
-    size_t e = section_byte(&s, 6);
-    cr_assert(rsv_sg_get(&s, e, 8) == 0 && rsv_sg_get(&s, e + 8, 8) == 1 && rsv_sg_get(&s, e + 16, 8) == 3);
-    rsv_sg_set(&s, e + 8, 8, 0);
-    rsv_sg_reseal(&s);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(s.b, s.n, &k_pol, &f), RSV_OK);
+    open_with_e1(0, &base, &s, &f);
     rsv_view v;
     cr_assert_eq(rsv_kv03_code(&f, 0, &v), RSV_OK);
     cr_assert_eq(v.len, 0);
