@@ -2,11 +2,13 @@
  * popcount dispatch (codec/src/ef_select.c): monotone sequences whose high
  * words hold anywhere from one to 64 set bits (gaps 0..2^g for g = 0..20,
  * runs of equal values), so the target bit sits in every byte of a word at
- * every rank; every entry selected and compared with the input. The four
- * sections lie at an odd offset (1..7, by n) with an 8-byte gap between them,
- * and in RSV_LOAD_CHECK builds each select may load only the sections' bytes
- * (load_window.h): a load one byte past a section or from an address rounded
- * down to 8 is caught, not just a wrong value. */
+ * every rank; every entry selected and compared with the input. Then
+ * damaged sections, each failure compared with the oracle. In every test
+ * the four sections lie at an odd offset (1..7, by n) with an 8-byte gap
+ * between them, and in RSV_LOAD_CHECK builds each select may load only the
+ * sections' bytes (load_window.h): a load one byte or one word past a
+ * section, or from an address rounded down to 8, is caught, not just a
+ * wrong value. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,44 +19,79 @@
 #include "load_window.h"
 #include "testutil.h"
 
+/* One encoded EF, its four sections (low, high, samples, sparse) at an odd
+ * offset (1..7, by n) in one zeroed buffer with an 8-byte gap before and
+ * after each, with the codec's and the oracle's views of the same bytes, so
+ * a test can damage a section and compare both. The gaps matter: a load one
+ * word past the high or the sparse section would otherwise read the next
+ * section's bytes, inside the window sel() declares. The oracle view takes n
+ * and U = v[n - 1] from the input and L from the plan: the tests that depend
+ * on L check it against a hand-computed value. */
+typedef struct {
+    rsv_ef_layout lay;
+    uint8_t *buf, *lo, *hi, *sa, *sp;
+    rsv_ef ef;
+    rsv_oracle_ef_view ov;
+} encoded_ef;
+
+static void encode_ef(encoded_ef *e, const uint64_t *v, uint64_t n)
+{
+    cr_assert_eq(rsv_ef_plan(v, n, &e->lay), RSV_OK);
+    const rsv_ef_layout *lay = &e->lay;
+    uint64_t total = lay->low_bytes + lay->high_bytes + lay->samples_bytes + lay->sparse_bytes;
+    size_t off = 1 + (size_t)(n % 7), gap = 8;
+    uint8_t *sec = malloc((size_t)total);
+    e->buf = calloc(1, (size_t)total + off + 4 * gap);
+    cr_assert(sec && e->buf);
+    rsv_ef_encode(v, lay, sec);
+    e->lo = e->buf + off;
+    e->hi = e->lo + lay->low_bytes + gap;
+    e->sa = e->hi + lay->high_bytes + gap;
+    e->sp = e->sa + lay->samples_bytes + gap;
+    memcpy(e->lo, sec, (size_t)lay->low_bytes);
+    memcpy(e->hi, sec + lay->low_bytes, (size_t)lay->high_bytes);
+    memcpy(e->sa, sec + lay->low_bytes + lay->high_bytes, (size_t)lay->samples_bytes);
+    memcpy(e->sp, sec + lay->low_bytes + lay->high_bytes + lay->samples_bytes, (size_t)lay->sparse_bytes);
+    free(sec);
+    rsv_ef_init(&e->ef, lay, e->lo, e->hi, e->sa, e->sp, lay->sparse_bytes);
+    e->ov = (rsv_oracle_ef_view){.n = n, .U = v[n - 1], .L = lay->L,
+                                 .low = e->lo, .low_len = lay->low_bytes,
+                                 .high = e->hi, .high_len = lay->high_bytes,
+                                 .samples = e->sa, .samples_len = lay->samples_bytes,
+                                 .sparse = e->sp, .sparse_len = lay->sparse_bytes};
+}
+
+/* select(i) (the dispatched path, or the portable-popcount one) with a load
+ * window of exactly the four sections' bytes in RSV_LOAD_CHECK builds. */
+static rsv_status sel_path(const encoded_ef *e, uint64_t i, uint64_t *x, int portable)
+{
+    const rsv_ef_layout *lay = &e->lay;
+    rsv_lw_bytes(e->lo, (size_t)lay->low_bytes);
+    rsv_lw_also_view(rsv_view_make(e->hi, 0, 8 * lay->high_bytes));
+    rsv_lw_also_view(rsv_view_make(e->sa, 0, 8 * lay->samples_bytes));
+    rsv_lw_also_view(rsv_view_make(e->sp, 0, 8 * lay->sparse_bytes));
+    rsv_status st = portable ? rsv__ef_select_portable(&e->ef, i, x) : rsv_ef_select(&e->ef, i, x);
+    rsv_lw_end();
+    return st;
+}
+static rsv_status sel(const encoded_ef *e, uint64_t i, uint64_t *x) { return sel_path(e, i, x, 0); }
+static rsv_status sel_portable(const encoded_ef *e, uint64_t i, uint64_t *x) { return sel_path(e, i, x, 1); }
+
 static void check_all(const uint64_t *v, uint64_t n)
 {
-    rsv_ef_layout lay;
-    cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
-    uint64_t total = lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes;
-    size_t off = 1 + (size_t)(n % 7), gap = 8;
-    uint8_t *sec = malloc((size_t)total), *buf = calloc(1, (size_t)total + off + 4 * gap);
-    rsv_ef_encode(v, &lay, sec);
-    rsv_ef ef;
-    uint8_t *lo = buf + off, *hi = lo + lay.low_bytes + gap, *sa = hi + lay.high_bytes + gap,
-            *sp = sa + lay.samples_bytes + gap;
-    memcpy(lo, sec, (size_t)lay.low_bytes);
-    memcpy(hi, sec + lay.low_bytes, (size_t)lay.high_bytes);
-    memcpy(sa, sec + lay.low_bytes + lay.high_bytes, (size_t)lay.samples_bytes);
-    memcpy(sp, sec + lay.low_bytes + lay.high_bytes + lay.samples_bytes, (size_t)lay.sparse_bytes);
-    free(sec);
-    rsv_ef_init(&ef, &lay, lo, hi, sa, sp, lay.sparse_bytes);
+    encoded_ef e;
+    encode_ef(&e, v, n);
     for (uint64_t i = 0; i < n; i++) {
         uint64_t x = ~v[i];
-        rsv_lw_bytes(lo, (size_t)lay.low_bytes);
-        rsv_lw_also_view(rsv_view_make(hi, 0, 8 * lay.high_bytes));
-        rsv_lw_also_view(rsv_view_make(sa, 0, 8 * lay.samples_bytes));
-        rsv_lw_also_view(rsv_view_make(sp, 0, 8 * lay.sparse_bytes));
-        rsv_status st = rsv_ef_select(&ef, i, &x);
-        rsv_lw_end();
+        rsv_status st = sel(&e, i, &x);
         cr_assert_eq(st, RSV_OK, "i=%llu", (unsigned long long)i);
         cr_assert_eq(x, v[i], "i=%llu of %llu", (unsigned long long)i, (unsigned long long)n);
         x = ~v[i]; /* the portable popcount path, unreachable through the dispatch on a POPCNT CPU */
-        rsv_lw_bytes(lo, (size_t)lay.low_bytes);
-        rsv_lw_also_view(rsv_view_make(hi, 0, 8 * lay.high_bytes));
-        rsv_lw_also_view(rsv_view_make(sa, 0, 8 * lay.samples_bytes));
-        rsv_lw_also_view(rsv_view_make(sp, 0, 8 * lay.sparse_bytes));
-        st = rsv__ef_select_portable(&ef, i, &x);
-        rsv_lw_end();
+        st = sel_portable(&e, i, &x);
         cr_assert_eq(st, RSV_OK, "portable i=%llu", (unsigned long long)i);
         cr_assert_eq(x, v[i], "portable i=%llu of %llu", (unsigned long long)i, (unsigned long long)n);
     }
-    free(buf);
+    free(e.buf);
 }
 
 Test(ef_select_words, every_density)
@@ -75,37 +112,6 @@ Test(ef_select_words, every_density)
             check_all(v, n);
         }
     free(v);
-}
-
-/* One encoded EF in a single block, its sections in file order (low, high,
- * samples, sparse), with the codec's and the oracle's views of the same
- * bytes, so a test can damage a section and compare both. The oracle view
- * takes n and U = v[n - 1] from the input and L from the plan: the tests
- * that depend on L check it against a hand-computed value. */
-typedef struct {
-    rsv_ef_layout lay;
-    uint8_t *sec, *lo, *hi, *sa, *sp;
-    rsv_ef ef;
-    rsv_oracle_ef_view ov;
-} encoded_ef;
-
-static void encode_ef(encoded_ef *e, const uint64_t *v, uint64_t n)
-{
-    cr_assert_eq(rsv_ef_plan(v, n, &e->lay), RSV_OK);
-    const rsv_ef_layout *lay = &e->lay;
-    e->sec = malloc((size_t)(lay->low_bytes + lay->high_bytes + lay->samples_bytes + lay->sparse_bytes));
-    cr_assert_not_null(e->sec);
-    rsv_ef_encode(v, lay, e->sec);
-    e->lo = e->sec;
-    e->hi = e->lo + lay->low_bytes;
-    e->sa = e->hi + lay->high_bytes;
-    e->sp = e->sa + lay->samples_bytes;
-    rsv_ef_init(&e->ef, lay, e->lo, e->hi, e->sa, e->sp, lay->sparse_bytes);
-    e->ov = (rsv_oracle_ef_view){.n = n, .U = v[n - 1], .L = lay->L,
-                                 .low = e->lo, .low_len = lay->low_bytes,
-                                 .high = e->hi, .high_len = lay->high_bytes,
-                                 .samples = e->sa, .samples_len = lay->samples_bytes,
-                                 .sparse = e->sp, .sparse_len = lay->sparse_bytes};
 }
 
 /* Sparse groups (KV03.md §4): 3840 zeros, then 256 entries spread to 2^28.
@@ -134,20 +140,19 @@ Test(ef_select_words, sparse_entry_past_h_is_corrupt)
     encoded_ef e;
     encode_ef(&e, v, n);
     const rsv_ef_layout lay = e.lay;
-    const rsv_ef ef = e.ef;
     uint8_t *hi = e.hi, *sp = e.sp;
     cr_assert_eq(lay.sparse_bytes, 8 * 256);
     uint64_t x;
-    cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_OK);
+    cr_assert_eq(sel(&e, 3841, &x), RSV_OK);
     cr_assert_eq(x, v[3841]);
     const uint64_t bad[] = {lay.H, lay.H + 1, UINT64_MAX};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         for (int b = 0; b < 8; b++) sp[8 + b] = (uint8_t)(bad[k] >> (8 * b)); /* entry t = 1, little-endian */
         x = 7;
-        cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_ERR_EF_CORRUPT, "entry %llu", (unsigned long long)bad[k]);
+        cr_assert_eq(sel(&e, 3841, &x), RSV_ERR_EF_CORRUPT, "entry %llu", (unsigned long long)bad[k]);
         cr_assert_eq(x, 7, "no output on failure");
-        cr_assert_eq(rsv__ef_select_portable(&ef, 3841, &x), RSV_ERR_EF_CORRUPT);
-        cr_assert_eq(rsv_ef_select(&ef, 3840, &x), RSV_OK, "entry t = 0 untouched");
+        cr_assert_eq(sel_portable(&e, 3841, &x), RSV_ERR_EF_CORRUPT);
+        cr_assert_eq(sel(&e, 3840, &x), RSV_OK, "entry t = 0 untouched");
     }
     /* an entry below H naming a clear high bit: entry 1's own position minus
      * one. Entries 0 and 1 (values 2^20 and 2^21, L = 16) sit at high
@@ -157,13 +162,55 @@ Test(ef_select_words, sparse_entry_past_h_is_corrupt)
     cr_assert_eq((hi[clear / 8] >> (clear % 8)) & 1, 0, "bit %llu must be clear", (unsigned long long)clear);
     for (int b = 0; b < 8; b++) sp[8 + b] = (uint8_t)(clear >> (8 * b));
     x = 7;
-    cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_ERR_EF_CORRUPT, "a clear bit");
+    cr_assert_eq(sel(&e, 3841, &x), RSV_ERR_EF_CORRUPT, "a clear bit");
     cr_assert_eq(x, 7, "no output on failure");
-    cr_assert_eq(rsv__ef_select_portable(&ef, 3841, &x), RSV_ERR_EF_CORRUPT, "a clear bit, portable");
+    cr_assert_eq(sel_portable(&e, 3841, &x), RSV_ERR_EF_CORRUPT, "a clear bit, portable");
     for (int b = 0; b < 8; b++) sp[8 + b] = (uint8_t)(own >> (8 * b));
-    cr_assert_eq(rsv_ef_select(&ef, 3841, &x), RSV_OK, "restored");
+    cr_assert_eq(sel(&e, 3841, &x), RSV_OK, "restored");
     cr_assert_eq(x, v[3841]);
-    free(e.sec);
+    free(e.buf);
+    free(v);
+}
+
+/* KV03.md §4: a sparse group's sample names where its entries start in
+ * section 4, unchecked, and "sparse + t >= count" is EF_CORRUPT. With the
+ * fixture above (count = 256, group 15 sparse from entry 0), moving group
+ * 15's start to s puts t = 256 - s exactly one entry past the list: select
+ * must fail there without loading it (the window ends at section 4's last
+ * byte, and an 8-byte gap follows). Every ordinal of the group is compared
+ * with the oracle, on both popcount paths. */
+Test(ef_select_words, sparse_start_past_the_list_is_corrupt)
+{
+    uint64_t n = 4096, *v = malloc(n * sizeof *v);
+    for (uint64_t i = 0; i < n; i++) v[i] = i < 3840 ? 0 : (i - 3839) << 20;
+    encoded_ef e;
+    encode_ef(&e, v, n);
+    cr_assert_eq(e.lay.sparse_bytes, 8 * 256);
+    uint8_t *start = e.sa + 16 * 15 + 8; /* group 15's sparse field, little-endian */
+    cr_assert_eq(start[0], 0, "group 15 starts at entry 0");
+    const uint64_t starts[] = {1, 2, 255, 256, 257, UINT64_MAX - 1};
+    for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+        uint64_t s = starts[k];
+        for (int b = 0; b < 8; b++) start[b] = (uint8_t)(s >> (8 * b));
+        if (s < 256) {
+            uint64_t x = 7, i = 4096 - s; /* t = 256 - s: sparse + t = 256 = count */
+            cr_assert_eq(sel(&e, i, &x), RSV_ERR_EF_CORRUPT, "start %llu, t = %llu", (unsigned long long)s,
+                         (unsigned long long)(i - 3840));
+            cr_assert_eq(sel_portable(&e, i, &x), RSV_ERR_EF_CORRUPT);
+            cr_assert_eq(x, 7, "no output on failure");
+        }
+        for (uint64_t i = 3840; i < n; i++) {
+            uint64_t x = 7, y = 7, z = 7;
+            rsv_status want = rsv_oracle_ef_select(&e.ov, i, &y);
+            cr_assert_eq(sel(&e, i, &x), want, "start %llu, i = %llu", (unsigned long long)s, (unsigned long long)i);
+            cr_assert_eq(x, y);
+            cr_assert_eq(sel_portable(&e, i, &z), want);
+            cr_assert_eq(z, y);
+            if (s >= 256 || i - 3840 >= 256 - s) cr_assert_eq(want, RSV_ERR_EF_CORRUPT, "oracle, start %llu, i = %llu",
+                                            (unsigned long long)s, (unsigned long long)i);
+        }
+    }
+    free(e.buf);
     free(v);
 }
 
@@ -183,18 +230,17 @@ Test(ef_select_words, high_part_past_u_is_corrupt_where_the_value_wraps)
     cr_assert_eq(e.lay.H, 5);
     uint8_t *hi = e.hi;
     cr_assert_eq(hi[0], 0x11, "the encoder's high bits 0 and 4");
-    const rsv_ef ef = e.ef;
     const rsv_oracle_ef_view ov = e.ov;
     uint64_t x = 7, y = 7;
-    cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_OK);
+    cr_assert_eq(sel(&e, 0, &x), RSV_OK);
     cr_assert_eq(x, 0);
     hi[0] = 0x10; /* only bit 4: entry 0's P = 4 */
     x = 7;
     cr_assert_eq(rsv_oracle_ef_select(&ov, 0, &y), RSV_ERR_EF_CORRUPT);
-    cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_ERR_EF_CORRUPT);
+    cr_assert_eq(sel(&e, 0, &x), RSV_ERR_EF_CORRUPT);
     cr_assert_eq(x, 7, "no output on failure");
-    cr_assert_eq(rsv__ef_select_portable(&ef, 0, &x), RSV_ERR_EF_CORRUPT);
-    free(e.sec);
+    cr_assert_eq(sel_portable(&e, 0, &x), RSV_ERR_EF_CORRUPT);
+    free(e.buf);
 }
 
 /* KV03.md §4 select of a dense group: "the t-th set bit at or after the
@@ -202,13 +248,13 @@ Test(ef_select_words, high_part_past_u_is_corrupt_where_the_value_wraps)
  * when it lies at or past H". Each failure of dense_high, hand-built and
  * compared with the oracle (rsv_oracle_ef_select): EF_CORRUPT, not the
  * ordinal status (the ordinal is in range), and no output. */
-static void expect_dense_corrupt(const rsv_ef *ef, const rsv_oracle_ef_view *ov, uint64_t i, const char *what)
+static void expect_dense_corrupt(const encoded_ef *e, uint64_t i, const char *what)
 {
     uint64_t x = 7, y = 7;
-    cr_assert_eq(rsv_oracle_ef_select(ov, i, &y), RSV_ERR_EF_CORRUPT, "oracle: %s", what);
-    cr_assert_eq(rsv_ef_select(ef, i, &x), RSV_ERR_EF_CORRUPT, "%s", what);
+    cr_assert_eq(rsv_oracle_ef_select(&e->ov, i, &y), RSV_ERR_EF_CORRUPT, "oracle: %s", what);
+    cr_assert_eq(sel(e, i, &x), RSV_ERR_EF_CORRUPT, "%s", what);
     cr_assert_eq(x, 7, "%s: no output on failure", what);
-    cr_assert_eq(rsv__ef_select_portable(ef, i, &x), RSV_ERR_EF_CORRUPT, "%s, portable", what);
+    cr_assert_eq(sel_portable(e, i, &x), RSV_ERR_EF_CORRUPT, "%s, portable", what);
     cr_assert_eq(x, 7, "%s: no output on failure, portable", what);
 }
 
@@ -223,11 +269,11 @@ Test(ef_select_words, dense_group_failures_are_corrupt)
         cr_assert_eq(e.lay.L, 62);
         cr_assert_eq(e.lay.H, 5);
         e.hi[0] = 0x21;
-        expect_dense_corrupt(&e.ef, &e.ov, 1, "t-th set bit at H");
+        expect_dense_corrupt(&e, 1, "t-th set bit at H");
         uint64_t x = 7;
-        cr_assert_eq(rsv_ef_select(&e.ef, 0, &x), RSV_OK, "entry 0 untouched");
+        cr_assert_eq(sel(&e, 0, &x), RSV_OK, "entry 0 untouched");
         cr_assert_eq(x, 0);
-        free(e.sec);
+        free(e.buf);
     }
     /* P - first >= 4096, and no t-th bit within 4096. r_i = i + 1 for
      * i < 4096: U = 4096, L = bitlen(1) - 1 = 0, H = 8192, entry i's high
@@ -248,34 +294,33 @@ Test(ef_select_words, dense_group_failures_are_corrupt)
         cr_assert_eq(e.lay.sparse_bytes, 0);
         uint8_t *hi = e.hi, *sa = e.sa;
         cr_assert_eq(sa[0], 1, "group 0's first position");
-        const rsv_ef ef = e.ef;
-        const rsv_oracle_ef_view ov = e.ov;
+            const rsv_oracle_ef_view ov = e.ov;
         for (uint64_t i = 1; i < 2048; i++) {
             uint64_t p = 2 * i + 1;
             cr_assert_eq((hi[p / 8] >> (p % 8)) & 1, 1, "bit %llu set", (unsigned long long)p);
             hi[p / 8] = (uint8_t)(hi[p / 8] & ~(1u << (p % 8)));
         }
-        expect_dense_corrupt(&ef, &ov, 1, "t-th set bit 4096 past first");
+        expect_dense_corrupt(&e, 1, "t-th set bit 4096 past first");
         for (uint64_t p = 4097; p < 4160; p += 2) hi[p / 8] = (uint8_t)(hi[p / 8] & ~(1u << (p % 8)));
-        expect_dense_corrupt(&ef, &ov, 1, "no t-th set bit within 4096");
+        expect_dense_corrupt(&e, 1, "no t-th set bit within 4096");
         uint64_t x = 7;
-        cr_assert_eq(rsv_ef_select(&ef, 0, &x), RSV_OK, "entry 0 untouched");
+        cr_assert_eq(sel(&e, 0, &x), RSV_OK, "entry 0 untouched");
         cr_assert_eq(x, 1);
-        cr_assert_eq(rsv_ef_select(&ef, 3000, &x), RSV_OK, "a later group untouched");
+        cr_assert_eq(sel(&e, 3000, &x), RSV_OK, "a later group untouched");
         cr_assert_eq(x, 3001);
         /* every ordinal of the damaged sequence: the codec's status and value are the oracle's */
         for (uint64_t i = 0; i < n; i++) {
             uint64_t y = 7;
             x = 7;
-            rsv_status want = rsv_oracle_ef_select(&ov, i, &y), st = rsv_ef_select(&ef, i, &x);
+            rsv_status want = rsv_oracle_ef_select(&ov, i, &y), st = sel(&e, i, &x);
             cr_assert_eq(st, want, "i=%llu: %d, oracle %d", (unsigned long long)i, (int)st, (int)want);
             cr_assert_eq(x, y, "i=%llu", (unsigned long long)i);
         }
         for (int b = 0; b < 8; b++) sa[16 + b] = 0; /* group 1's first = 0: select(256) finds P = 1 < 256 */
-        expect_dense_corrupt(&ef, &ov, 256, "P below the ordinal");
+        expect_dense_corrupt(&e, 256, "P below the ordinal");
         for (int b = 0; b < 8; b++) sa[16 + b] = (uint8_t)(UINT64_C(8192) >> (8 * b)); /* group 1's first = H */
-        expect_dense_corrupt(&ef, &ov, 300, "the sample's first position at H");
-        free(e.sec);
+        expect_dense_corrupt(&e, 300, "the sample's first position at H");
+        free(e.buf);
         free(v);
     }
 }
