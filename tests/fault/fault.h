@@ -11,7 +11,8 @@
  * operations, the expected files and the allocation sweep),
  * test_fault_alloc.c (allocation sweeps, leaks, growth), test_fault_io.c
  * (write, positioned I/O, the copying open, fchmod, directory fsync), test_fault_reuse.c
- * (a warm scanner's rescan allocates nothing), test_guarded_heap.c
+ * (a warm scanner's rescan allocates nothing), test_fault_finish.c (the
+ * in-memory finish keeps a buffer of the file's size to twice it), test_guarded_heap.c
  * (every allocation flush against a PROT_NONE page).
  *
  * Allocation sweep: for k = 0, 1, 2, ... the k-th allocation of one whole
