@@ -66,7 +66,7 @@ RSV__KV03_FAST_INLINE int rsv__kv03_parse_fast(rsv_kv03_frames *fw, rsv_kv03_fra
     out->block_start = block_start;
     if (block_start) {
         if (i > 0) { /* step 1: one EF select per block */
-            uint64_t bo;
+            uint64_t bo = UINT64_MAX; /* written only on RSV_OK: never compare an indeterminate value */
             if (rsv_kv03_block_offset(f, i / f->policy.W, &bo) != RSV_OK || bo != start) return 0;
         }
         if (f->m >= 2) {
