@@ -421,3 +421,53 @@ Test(kv03_seek_errors, seek_to_code_0_reads_no_block_offset)
     rsv_sg_free(&s);
     free(base);
 }
+
+/* kv03.h: a code index j >= max(m, 1) is RSV_ERR_INVALID_ARGUMENT, checked
+ * before the walker is restarted, so it is not a failure of the walk: the
+ * walker and the cursor go on from where they were, unpoisoned. Codes `0`,
+ * `10` (m = 2); each is stopped after record 0 and asked for j = 2, 3 and
+ * 2^64 - 1, then must hand over records 1 and 2 as a plain walk does. */
+Test(kv03_seek_errors, code_past_the_dictionary_leaves_the_walk_alone)
+{
+    const rec r[] = {{0x00, 1, "a"}, {0x00, 1, "b"}, {0x80, 2, "a"}};
+    const uint64_t bad[] = {2, 3, UINT64_MAX};
+    size_t len;
+    uint8_t *bytes = write_file(r, 3, &len);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(bytes, len, &k_pol, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_code_count(&f), 2);
+    int more;
+
+    rsv_kv03_frames fw;
+    rsv_kv03_frame fr;
+    cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
+    cr_assert(more && fr.index == 0);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        cr_assert_eq(rsv_kv03_frames_seek_code(&fw, bad[k]), RSV_ERR_INVALID_ARGUMENT, "frames, j = %llu",
+                     (unsigned long long)bad[k]);
+    cr_assert_eq(rsv_kv03_frames_diag(&fw).status, RSV_OK, "frames poisoned by an argument error");
+    for (uint64_t i = 1; i < 3; i++) {
+        cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK, "frames record %llu", (unsigned long long)i);
+        cr_assert(more && fr.index == i && fr.code == r[i].code_bits - 1, "frames record %llu: index %llu",
+                  (unsigned long long)i, (unsigned long long)fr.index);
+    }
+
+    rsv_kv03_cursor c;
+    rsv_kv03_entry e;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+    cr_assert(more && e.index == 0);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        cr_assert_eq(rsv_kv03_cursor_seek_code(&c, bad[k]), RSV_ERR_INVALID_ARGUMENT, "cursor, j = %llu",
+                     (unsigned long long)bad[k]);
+    cr_assert_eq(rsv_kv03_cursor_diag(&c).status, RSV_OK, "cursor poisoned by an argument error");
+    for (uint64_t i = 1; i < 3; i++) {
+        cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK, "cursor record %llu", (unsigned long long)i);
+        cr_assert(more && e.index == i && e.code == r[i].code_bits - 1);
+        cr_assert(e.key_len == 1 && e.key[0] == r[i].key[0], "cursor record %llu: the key", (unsigned long long)i);
+    }
+    rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&f);
+    free(bytes);
+}

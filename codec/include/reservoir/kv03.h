@@ -468,7 +468,9 @@ static inline rsv_kv03_diag rsv_kv03_cursor_diag(const rsv_kv03_cursor *c) { ret
  * records and PREFIX_CROSSES_CODE at block `first`. The record handed over
  * is parsed too (to learn its code), so a failure of its steps 1-5 is the
  * seek's. A failure poisons the walker (diag: record and bit as in a walk
- * from record 0 that failed there). Cost: one block of frames at
+ * from record 0 that failed there). j >= max(m, 1) is an argument error
+ * (RSV_ERR_INVALID_ARGUMENT), checked first: the walker is then neither
+ * restarted nor poisoned. Cost: one block of frames at
  * most before code j's first record when the seeds are monotone. */
 RSV_API rsv_status rsv_kv03_frames_seek_code(rsv_kv03_frames *fw, uint64_t j);
 RSV_API rsv_status rsv_kv03_cursor_seek_code(rsv_kv03_cursor *c, uint64_t j);
