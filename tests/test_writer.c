@@ -644,6 +644,30 @@ Test(writer_fixed, value_width_by_hand_and_put_value_in_exactly_that_room)
     }
 }
 
+/* record.h, rsv_value_width's limit: a present value of up to
+ * (2^64 - 131) / 8 = 2^61 - 17 bytes has a width, one byte more is
+ * RSV_ERR_TOO_LARGE. By hand at L = 2^61 - 17: L + 1 = 2^61 - 16 lies in
+ * [2^60, 2^61), so |EG0(L)| = 2 * 60 + 1 = 121 and the width is
+ * 1 + 121 + 8L = 122 + 2^64 - 136 = 2^64 - 14. Lengths past the limit
+ * (2^61 - 16, 2^61, 2^64 - 1) fail with the width left untouched. */
+Test(writer_fixed, value_width_at_its_limit)
+{
+    const uint64_t L = (UINT64_C(1) << 61) - 17;
+    cr_assert_eq(L, (UINT64_MAX - 130) / 8, "the limit by hand");
+    uint64_t wd = 0;
+    cr_assert_eq(rsv_value_width(RSV_VALUE_PRESENT, L, &wd), RSV_OK);
+    cr_assert_eq(wd, UINT64_MAX - 13, "width %llu, by hand 2^64 - 14", (unsigned long long)wd);
+    const uint64_t past[] = {L + 1, UINT64_C(1) << 61, UINT64_MAX};
+    for (size_t i = 0; i < sizeof past / sizeof past[0]; i++) {
+        wd = 7;
+        cr_assert_eq(rsv_value_width(RSV_VALUE_PRESENT, past[i], &wd), RSV_ERR_TOO_LARGE, "len %llu",
+                     (unsigned long long)past[i]);
+        cr_assert_eq(wd, 7, "len %llu: width written on failure", (unsigned long long)past[i]);
+    }
+    cr_assert_eq(rsv_value_width(RSV_VALUE_TOMBSTONE, UINT64_MAX, &wd), RSV_OK, "a tombstone's len is not read");
+    cr_assert_eq(wd, 1);
+}
+
 /* writer.h: a growable writer allocates on first use, at least 64 bytes,
  * and every later growth at least doubles cap. One bit first, then 64-bit
  * words up to 64 KiB: cap is 0 before the first put, >= 64 after it, and

@@ -69,15 +69,19 @@ typedef struct rsv_record {
 /* ---- values (§1.3) ------------------------------------------------------ */
 
 /* Encoded width of a value with `len` bytes (or a tombstone when !present);
- * RSV_ERR_TOO_LARGE if it does not fit u64. */
+ * RSV_ERR_TOO_LARGE for a present value with len > (2^64 - 131) / 8 =
+ * 2^61 - 17, the implementation limit (CODES.md §6's TOO_LARGE: "does not
+ * fit u64 or the implementation limit"): up to it 1 + |EG0(len)| + 8 len
+ * always fits u64 (at most 2^64 - 14); above it the call refuses even the
+ * one length whose width would still fit (2^61 - 16: 2^64 - 6). */
 RSV_API rsv_status rsv_value_width(rsv_value_kind kind, uint64_t len, uint64_t *width);
 /* Append a value. Atomic: on failure nothing was appended. */
 RSV_API rsv_status rsv_put_value(rsv_writer *w, rsv_value v);
 /* Append a value whose bytes are the 8*len bits of a view (used by merges to
  * copy values without materializing them). Atomic. RSV_ERR_INVALID_ARGUMENT,
  * nothing read, for a kind that is neither, or a present value whose 8*len
- * does not fit u64 or differs from v->bytes.len; RSV_ERR_TOO_LARGE when the
- * width (rsv_value_width) does not fit u64; past that the writer's reserve
+ * does not fit u64 or differs from v->bytes.len; RSV_ERR_TOO_LARGE when
+ * rsv_value_width refuses the length; past that the writer's reserve
  * decides. */
 RSV_API rsv_status rsv_put_value_span(rsv_writer *w, const rsv_value_span *v);
 /* Decode a value (§1.3): RSV_ERR_TRUNCATED_FIELD with no bit left, EG0 codec
