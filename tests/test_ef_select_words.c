@@ -114,14 +114,23 @@ Test(ef_select_words, every_density)
     free(v);
 }
 
+/* The sparse fixture of the tests below (n = 4096): 3840 zeros, then
+ * v[i] = (i - 3839) << 20. */
+static uint64_t *sparse_fixture(uint64_t n)
+{
+    uint64_t *v = malloc(n * sizeof *v);
+    cr_assert_not_null(v);
+    for (uint64_t i = 0; i < n; i++) v[i] = i < 3840 ? 0 : (i - 3839) << 20;
+    return v;
+}
+
 /* Sparse groups (KV03.md §4): 3840 zeros, then 256 entries spread to 2^28.
  * L = bitlen(2^28 / 4096) - 1 = 16, so the last group's high bits span
  * (2^28 >> 16) + 256 > 4096 positions: it is stored sparse, and selecting
  * its last entry loads the sparse section's last word. */
 Test(ef_select_words, sparse_group)
 {
-    uint64_t n = 4096, *v = malloc(n * sizeof *v);
-    for (uint64_t i = 0; i < n; i++) v[i] = i < 3840 ? 0 : (i - 3839) << 20;
+    uint64_t n = 4096, *v = sparse_fixture(n);
     rsv_ef_layout lay;
     cr_assert_eq(rsv_ef_plan(v, n, &lay), RSV_OK);
     cr_assert_eq(lay.L, 16);
@@ -135,8 +144,7 @@ Test(ef_select_words, sparse_group)
  * error: the ordinal is in range), and so is one naming a clear bit. */
 Test(ef_select_words, sparse_entry_past_h_is_corrupt)
 {
-    uint64_t n = 4096, *v = malloc(n * sizeof *v);
-    for (uint64_t i = 0; i < n; i++) v[i] = i < 3840 ? 0 : (i - 3839) << 20;
+    uint64_t n = 4096, *v = sparse_fixture(n);
     encoded_ef e;
     encode_ef(&e, v, n);
     const rsv_ef_layout lay = e.lay;
@@ -181,8 +189,7 @@ Test(ef_select_words, sparse_entry_past_h_is_corrupt)
  * with the oracle, on both popcount paths. */
 Test(ef_select_words, sparse_start_past_the_list_is_corrupt)
 {
-    uint64_t n = 4096, *v = malloc(n * sizeof *v);
-    for (uint64_t i = 0; i < n; i++) v[i] = i < 3840 ? 0 : (i - 3839) << 20;
+    uint64_t n = 4096, *v = sparse_fixture(n);
     encoded_ef e;
     encode_ef(&e, v, n);
     cr_assert_eq(e.lay.sparse_bytes, 8 * 256);

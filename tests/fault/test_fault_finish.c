@@ -12,6 +12,17 @@
 
 #include "reservoir/oracle_kv03.h"
 
+/* rsv_kv03_writer_finish with the next allocation armed to fail; *failed
+ * says whether finish reached it. */
+static rsv_status finish_armed(rsv_kv03_writer *w, uint8_t **out, size_t *n, int *failed)
+{
+    arm_alloc(0);
+    rsv_status st = rsv_kv03_writer_finish(w, out, n);
+    *failed = alloc_failed;
+    disarm_alloc();
+    return st;
+}
+
 /* kv03.h, rsv_kv03_writer_finish: the file is the writer's data buffer
  * itself, reallocated to the file's size only when that buffer is smaller
  * than the file or more than twice it. The §12.3 file of KV03.md is 360
@@ -41,10 +52,8 @@ Test(fault_alloc, memory_finish_keeps_a_buffer_of_at_most_twice_the_file)
                      (unsigned long long)s.buffer_capacity, (unsigned long long)(720 + extra));
         uint8_t *out = NULL;
         size_t n = 0;
-        arm_alloc(0);
-        rsv_status st = rsv_kv03_writer_finish(&w, &out, &n);
-        int failed = alloc_failed;
-        disarm_alloc();
+        int failed;
+        rsv_status st = finish_armed(&w, &out, &n, &failed);
         if (extra == 0) {
             cr_assert(!failed, "finish allocated with a buffer of twice the file");
             cr_assert_eq(st, RSV_OK, "finish: %s", rsv_status_name(st));
@@ -94,10 +103,8 @@ Test(fault_alloc, memory_finish_keeps_a_buffer_of_exactly_the_file)
                      cap);
         uint8_t *out = NULL;
         size_t n = 0;
-        arm_alloc(0);
-        rsv_status st = rsv_kv03_writer_finish(&w, &out, &n);
-        int failed = alloc_failed;
-        disarm_alloc();
+        int failed;
+        rsv_status st = finish_armed(&w, &out, &n, &failed);
         if (cap == T) {
             cr_assert(!failed, "finish allocated with a buffer of exactly the file (%zu bytes)", T);
             cr_assert_eq(st, RSV_OK, "finish: %s", rsv_status_name(st));
