@@ -1,4 +1,4 @@
-/* Warm reuse allocates nothing (fault.h): the reusable scanner
+/* Warm reuse allocates nothing (fault.h): the cursor's value buffer and the reusable scanner
  * (rsv_kv03_scanner, kv03.h: "scanning again allocates nothing once the
  * buffers are large enough"), counted by the allocation wrappers. */
 #include "fault.h"
@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A file of 15 records with W = 1: nb = 15 blocks, so scan step 7 rebuilds
  * nb + 1 = 16 block offsets, exactly the scratch's first capacity (16
@@ -48,6 +49,57 @@ Test(fault_reuse, scanner_rescan_at_exact_capacity_allocates_nothing)
         cr_assert(!failed);
     }
     rsv_kv03_scanner_free(&s);
+    rsv_kv03_close(&f);
+    free(file);
+}
+
+/* kv03.h: the cursor allocates nothing per record once its buffers are
+ * warm, a need equal to the capacity included (buffer.h grows from 64 bytes
+ * by doubling). Two records, keys "a" and "b", each with a 56-byte value
+ * that starts off a byte boundary (checked: value_span.bytes.off % 8 != 0),
+ * so rsv_kv03_cursor_record copies it into the cursor's value buffer with
+ * 8 bytes of store slack: a need of 56 + 8 = 64. Record 0 grows the buffer
+ * to exactly 64 (val_cap, checked); record 1 needs 64 again and, with every
+ * allocation armed to fail, must make none and return its bytes. */
+Test(fault_reuse, cursor_value_at_exact_capacity_allocates_nothing)
+{
+    uint8_t val[2][56];
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < 56; i++) val[r][i] = (uint8_t)(31 * r + 5 * i + 1);
+    rsv_record rec[2] = {
+        {(const uint8_t *)"a", 1, rsv_value_present(val[0], 56), NULL, 0},
+        {(const uint8_t *)"b", 1, rsv_value_present(val[1], 56), NULL, 0},
+    };
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    uint8_t *file;
+    size_t len;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, rec, 2, &file, &len), RSV_OK);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(file, len, NULL, &f), RSV_OK);
+    rsv_kv03_cursor c;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    rsv_kv03_entry e;
+    int more = 0;
+    for (int r = 0; r < 2; r++) {
+        if (r == 1) {
+            cr_assert_eq(c.val_cap, 64, "value buffer of %zu bytes after record 0", c.val_cap);
+            arm_alloc(0);
+        }
+        rsv_status st = rsv_kv03_cursor_record(&c, &e, &more);
+        long n = alloc_count;
+        int failed = alloc_failed;
+        if (r == 1) disarm_alloc();
+        cr_assert_eq(st, RSV_OK, "record %d: %s", r, rsv_status_name(st));
+        cr_assert(more && e.index == (uint64_t)r);
+        cr_assert_neq(e.value_span.bytes.off % 8, 0, "record %d: the value must be copied, not borrowed", r);
+        cr_assert(e.value.kind == RSV_VALUE_PRESENT && e.value.len == 56);
+        cr_assert(memcmp(e.value.data, val[r], 56) == 0, "record %d: value bytes", r);
+        if (r == 1) {
+            cr_assert_eq(n, 0, "record 1: %ld allocations with a need equal to the capacity", n);
+            cr_assert(!failed);
+        }
+    }
+    rsv_kv03_cursor_free(&c);
     rsv_kv03_close(&f);
     free(file);
 }
