@@ -1,4 +1,5 @@
-/* Warm reuse allocates nothing (fault.h): the cursor's value buffer and the reusable scanner
+/* Warm reuse allocates nothing (fault.h): the cursor's value buffer, the
+ * writer's code list and the reusable scanner
  * (rsv_kv03_scanner, kv03.h: "scanning again allocates nothing once the
  * buffers are large enough"), counted by the allocation wrappers. */
 #include "fault.h"
@@ -102,4 +103,41 @@ Test(fault_reuse, cursor_value_at_exact_capacity_allocates_nothing)
     rsv_kv03_cursor_free(&c);
     rsv_kv03_close(&f);
     free(file);
+}
+
+/* The writer's code list (kv03.h, code_bytes: the code bits' room, grown
+ * by doubling from its own 72 bytes) grows only when the next code does not
+ * fit. Codes 0^400, 1 0^399 and 11 0^338 (prefix-free, increasing; 400 +
+ * 400 + 340 = 1140 bits), one record each, key "a". The first two move the
+ * bits to the heap at 144 bytes (801 bits need ceil(800/8) + 1 = 101 > 72:
+ * 72 doubles once) and the slots to 16; the third needs ceil(1140/8) + 1 =
+ * 144 bytes (one spare byte, code_list.c), exactly the room, so with every
+ * allocation armed to fail (the data buffer presized, no block start at
+ * record 2 with W = 15) its add must make none. code_bytes = 144 + 16 * 16
+ * + 8 = 408 before and after (by hand, from kv03.h's formula). */
+Test(fault_reuse, writer_code_list_at_exact_capacity_allocates_nothing)
+{
+    uint8_t a[50] = {0}, b[50] = {0x80}, c[43] = {0xC0};
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    long live = live_blocks;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv__kv03_writer_presize(&w, 4096), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, a, 400, "a", 1, rsv_value_tombstone()), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_add_coded(&w, b, 400, "a", 1, rsv_value_tombstone()), RSV_OK);
+    rsv_kv03_writer_stats s;
+    rsv_kv03_writer_get_stats(&w, &s);
+    cr_assert_eq(s.code_bytes, 408, "code_bytes %llu after two codes", (unsigned long long)s.code_bytes);
+    arm_alloc(0);
+    rsv_status st = rsv_kv03_writer_add_coded(&w, c, 340, "a", 1, rsv_value_tombstone());
+    long n = alloc_count;
+    int failed = alloc_failed;
+    disarm_alloc();
+    cr_assert_eq(st, RSV_OK, "third code: %s", rsv_status_name(st));
+    cr_assert_eq(n, 0, "third code: %ld allocations with bits that fill the room exactly", n);
+    cr_assert(!failed);
+    rsv_kv03_writer_get_stats(&w, &s);
+    cr_assert_eq(s.code_bytes, 408, "code_bytes %llu after three codes", (unsigned long long)s.code_bytes);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
 }
