@@ -141,3 +141,38 @@ Test(fault_reuse, writer_code_list_at_exact_capacity_allocates_nothing)
     rsv_kv03_writer_free(&w);
     cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
 }
+
+/* stream.h: the stream writer's previous-key buffer grows from 64 bytes by
+ * doubling to the least capacity that holds the key, and a record whose key
+ * fits (as long as the capacity included) under a code used before
+ * allocates nothing but what `out` does. `out` is a fixed 4 KiB writer (it
+ * never allocates). Keys of 64 bytes: the first grows the buffer to exactly
+ * 64 (prev_cap, checked); the second, with every allocation armed to fail,
+ * must make none. A 65-byte key then doubles it to 128. */
+Test(fault_reuse, stream_writer_key_at_exact_capacity_allocates_nothing)
+{
+    static uint8_t buf[4096];
+    uint8_t k[65];
+    memset(k, 'k', sizeof k);
+    rsv_writer out;
+    rsv_writer_init_fixed(&out, buf, sizeof buf);
+    rsv_stream_writer sw;
+    long live = live_blocks;
+    cr_assert_eq(rsv_stream_writer_init(&sw, &out, NULL, 0), RSV_OK);
+    k[63] = 1;
+    cr_assert_eq(rsv_stream_writer_add(&sw, k, 64, rsv_value_tombstone()), RSV_OK);
+    cr_assert_eq(sw.prev_cap, 64, "key buffer of %zu bytes after a 64-byte key", sw.prev_cap);
+    k[63] = 2;
+    arm_alloc(0);
+    rsv_status st = rsv_stream_writer_add(&sw, k, 64, rsv_value_tombstone());
+    long n = alloc_count;
+    int failed = alloc_failed;
+    disarm_alloc();
+    cr_assert_eq(st, RSV_OK, "second 64-byte key: %s", rsv_status_name(st));
+    cr_assert_eq(n, 0, "second 64-byte key: %ld allocations", n);
+    cr_assert(!failed);
+    cr_assert_eq(rsv_stream_writer_add(&sw, k, 65, rsv_value_tombstone()), RSV_OK);
+    cr_assert_eq(sw.prev_cap, 128, "key buffer of %zu bytes after a 65-byte key", sw.prev_cap);
+    rsv_stream_writer_free(&sw);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+}

@@ -63,7 +63,11 @@ typedef struct rsv_stream_writer {
 RSV_API rsv_status rsv_stream_writer_init(rsv_stream_writer *sw, rsv_writer *out, const uint8_t *code,
                                           uint64_t code_bits);
 /* Append one record (strictly increasing keys, else RSV_ERR_UNSORTED; any
- * failure poisons the writer). */
+ * failure poisons the writer). The previous key is kept in a buffer
+ * (prev_cap bytes) that grows from 64 bytes by doubling to the least such
+ * capacity that holds the key: a record whose key fits (a key as long as
+ * the capacity included) and whose code was used before allocates nothing
+ * but what `out` does. */
 RSV_API rsv_status rsv_stream_writer_add(rsv_stream_writer *sw, const void *key, size_t key_len,
                                          rsv_value v);
 /* Format revision v2: append one record with its own code (the first
