@@ -36,7 +36,9 @@ typedef struct rsv_writer {
 /* Growable writer; allocates on first use. Growth is geometric: the first
  * allocation holds at least 64 bytes and every later one at least doubles
  * cap (while cap <= SIZE_MAX / 2), so appending n bytes reallocates
- * O(log n) times. */
+ * O(log n) times. Exactly: when the bytes needed pass cap, the new cap is
+ * the least max(cap, 64) * 2^k (k >= 0) that holds them plus 8 bytes of
+ * store slack. */
 RSV_API void rsv_writer_init(rsv_writer *w);
 /* Fixed writer over buf[0..cap); overflowing it fails with RSV_ERR_TOO_LARGE
  * (the buffer is the implementation limit) and leaves the contents as they were. */
