@@ -754,3 +754,30 @@ Test(fault_alloc, key_length_guards_end_where_the_width_stops_fitting_u64)
         rsv_writer_free(&w);
     }
 }
+
+/* CODES.md §6.2: TOO_LARGE only when the new bit length would exceed
+ * 2^64 - 8. rsv_put_bytes of n = 2^61 - 1 bytes into an empty growable
+ * writer asks for exactly 2^64 - 8 bits: not TOO_LARGE, so the writer must
+ * try to grow, and with that allocation armed to fail the status is NOMEM
+ * (the bytes are never read: the reserve comes first). n = 2^61 would be
+ * 2^64 bits: TOO_LARGE before any allocation. The writer stays empty. */
+Test(fault_alloc, put_bytes_at_the_ceiling_tries_to_grow)
+{
+    static const uint8_t byte[1] = {0x5A};
+    const size_t n[2] = {(size_t)(UINT64_MAX >> 3), (size_t)(UINT64_MAX >> 3) + 1};
+    const rsv_status want[2] = {RSV_ERR_NOMEM, RSV_ERR_TOO_LARGE};
+    for (int k = 0; k < 2; k++) {
+        rsv_writer w;
+        rsv_writer_init(&w);
+        arm_alloc(0);
+        rsv_status st = rsv_put_bytes(&w, byte, n[k]);
+        long made = alloc_count;
+        int failed = alloc_failed;
+        disarm_alloc();
+        cr_assert_eq(st, want[k], "n = %zu: %s", n[k], rsv_status_name(st));
+        cr_assert_eq(failed, k == 0, "n = %zu: the grow %s", n[k], failed ? "was tried" : "was not tried");
+        cr_assert_eq(made, k == 0, "n = %zu: %ld allocations", n[k], made);
+        cr_assert_eq(rsv_writer_bits(&w), 0);
+        rsv_writer_free(&w);
+    }
+}
