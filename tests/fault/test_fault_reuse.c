@@ -9,6 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* After arm_alloc(0) and one call whose status is st: the call succeeded
+ * and made no allocation at all (disarms). */
+static void expect_made_none(rsv_status st, const char *what)
+{
+    long n = alloc_count;
+    int failed = alloc_failed;
+    disarm_alloc();
+    cr_assert_eq(st, RSV_OK, "%s: %s", what, rsv_status_name(st));
+    cr_assert_eq(n, 0, "%s: %ld allocations", what, n);
+    cr_assert(!failed, "%s: an allocation was tried", what);
+}
+
 /* A file of 15 records with W = 1: nb = 15 blocks, so scan step 7 rebuilds
  * nb + 1 = 16 block offsets, exactly the scratch's first capacity (16
  * entries), and 32 bytes of EF sections: the boundary of "large enough". */
@@ -129,13 +141,8 @@ Test(fault_reuse, writer_code_list_at_exact_capacity_allocates_nothing)
     rsv_kv03_writer_get_stats(&w, &s);
     cr_assert_eq(s.code_bytes, 408, "code_bytes %llu after two codes", (unsigned long long)s.code_bytes);
     arm_alloc(0);
-    rsv_status st = rsv_kv03_writer_add_coded(&w, c, 340, "a", 1, rsv_value_tombstone());
-    long n = alloc_count;
-    int failed = alloc_failed;
-    disarm_alloc();
-    cr_assert_eq(st, RSV_OK, "third code: %s", rsv_status_name(st));
-    cr_assert_eq(n, 0, "third code: %ld allocations with bits that fill the room exactly", n);
-    cr_assert(!failed);
+    expect_made_none(rsv_kv03_writer_add_coded(&w, c, 340, "a", 1, rsv_value_tombstone()),
+                     "a third code whose bits fill the room exactly");
     rsv_kv03_writer_get_stats(&w, &s);
     cr_assert_eq(s.code_bytes, 408, "code_bytes %llu after three codes", (unsigned long long)s.code_bytes);
     rsv_kv03_writer_free(&w);
@@ -164,13 +171,7 @@ Test(fault_reuse, stream_writer_key_at_exact_capacity_allocates_nothing)
     cr_assert_eq(sw.prev_cap, 64, "key buffer of %zu bytes after a 64-byte key", sw.prev_cap);
     k[63] = 2;
     arm_alloc(0);
-    rsv_status st = rsv_stream_writer_add(&sw, k, 64, rsv_value_tombstone());
-    long n = alloc_count;
-    int failed = alloc_failed;
-    disarm_alloc();
-    cr_assert_eq(st, RSV_OK, "second 64-byte key: %s", rsv_status_name(st));
-    cr_assert_eq(n, 0, "second 64-byte key: %ld allocations", n);
-    cr_assert(!failed);
+    expect_made_none(rsv_stream_writer_add(&sw, k, 64, rsv_value_tombstone()), "a second 64-byte key");
     cr_assert_eq(rsv_stream_writer_add(&sw, k, 65, rsv_value_tombstone()), RSV_OK);
     cr_assert_eq(sw.prev_cap, 128, "key buffer of %zu bytes after a 65-byte key", sw.prev_cap);
     rsv_stream_writer_free(&sw);
