@@ -117,10 +117,6 @@ Test(kv03_seek_errors, seed_range_while_skipping)
     free(base);
 }
 
-/* Codes `0`, `10`: section 6 = [0, 1, 3]. With e_1 = 5 > dictionary bits 3,
- * D_0 = [0, 5) and D_1 = [5, 3) leave section 5: rsv_kv03_code gives
- * SECTION_ENDPOINTS for both (kv03.h); the §6.3 check passes step 1 (e_0 = 0,
- * e_2 = 3 = dictionary bits) and fails step 2 (e_2 ≤ e_1): DICTIONARY_SHAPE. */
 /* Codes `0`, `10` (section 6 = [0, 1, 3]) with e_1 set to `e1`, resealed
  * and opened (open does not read sections 5-7). */
 static void open_with_e1(uint64_t e1, uint8_t **base, rsv_surgeon *s, rsv_kv03_file *f)
@@ -136,6 +132,17 @@ static void open_with_e1(uint64_t e1, uint8_t **base, rsv_surgeon *s, rsv_kv03_f
     cr_assert_eq(rsv_kv03_open(s->b, s->n, &k_pol, f), RSV_OK);
 }
 
+static void close_e1(uint8_t *base, rsv_surgeon *s, rsv_kv03_file *f)
+{
+    rsv_kv03_close(f);
+    rsv_sg_free(s);
+    free(base);
+}
+
+/* Codes `0`, `10`: section 6 = [0, 1, 3]. With e_1 = 5 > dictionary bits 3,
+ * D_0 = [0, 5) and D_1 = [5, 3) leave section 5: rsv_kv03_code gives
+ * SECTION_ENDPOINTS for both (kv03.h); the §6.3 check passes step 1 (e_0 = 0,
+ * e_2 = 3 = dictionary bits) and fails step 2 (e_2 ≤ e_1): DICTIONARY_SHAPE. */
 Test(kv03_seek_errors, code_offsets_outside_section_5)
 {
     uint8_t *base;
@@ -146,9 +153,7 @@ Test(kv03_seek_errors, code_offsets_outside_section_5)
     cr_assert_eq(rsv_kv03_code(&f, 0, &v), RSV_ERR_SECTION_ENDPOINTS);
     cr_assert_eq(rsv_kv03_code(&f, 1, &v), RSV_ERR_SECTION_ENDPOINTS);
     cr_assert_eq(rsv_kv03_dictionary_check(&f), RSV_ERR_DICTIONARY_SHAPE);
-    rsv_kv03_close(&f);
-    rsv_sg_free(&s);
-    free(base);
+    close_e1(base, &s, &f);
 }
 
 /* The same file with e_1 = 0: D_0 = [0, 0) is empty and D_1 = [0, 3), both
@@ -167,9 +172,7 @@ Test(kv03_seek_errors, empty_code_inside_section_5)
     cr_assert_eq(rsv_kv03_code(&f, 1, &v), RSV_OK);
     cr_assert(v.off == 0 && v.len == 3, "D_1 = [%llu, +%llu)", (unsigned long long)v.off, (unsigned long long)v.len);
     cr_assert_eq(rsv_kv03_dictionary_check(&f), RSV_ERR_DICTIONARY_SHAPE);
-    rsv_kv03_close(&f);
-    rsv_sg_free(&s);
-    free(base);
+    close_e1(base, &s, &f);
 }
 
 /* The seek starts at block `first` (kv03.h): blocks before it are not read.
