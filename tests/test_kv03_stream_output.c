@@ -167,6 +167,44 @@ Test(kv03_stream_output, offset_table_grows_only_when_full)
     rsv_kv03_writer_free(&w);
 }
 
+/* kv03.h: "once more than the flush bound ... of data-stream bytes are
+ * buffered, the whole bytes are appended to the temporary and only the
+ * trailing partial byte stays". The §12.3 records end at data bits 30, 47,
+ * 61 and 97. Bound 4: after record 0 exactly 4 bytes are buffered (not more
+ * than 4: nothing flushed); record 1 makes 6 (47 bits: 5 whole bytes
+ * flushed, 7 bits kept); record 2 makes 3 (bits 40..61); record 3 makes 8
+ * (bits 40..97: 12 whole bytes flushed in all). Bound 3: 4 > 3 after record
+ * 0 (3 bytes flushed), 3 after record 1 (bits 24..47), 5 after record 2
+ * (7 flushed), 6 after record 3 (12 flushed). flushed_bytes after each
+ * record, by hand; the committed file is §12.3's either way. */
+Test(kv03_stream_output, flush_only_past_the_bound)
+{
+    static const uint64_t want[2][4] = {{0, 5, 5, 12}, {3, 3, 7, 12}};
+    char dir[] = "/tmp/rsv_stream_XXXXXX";
+    make_dir(dir);
+    char path[96];
+    snprintf(path, sizeof path, "%s/bound.kv", dir);
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    for (int k = 0; k < 2; k++) {
+        size_t bound = k ? 3 : 4;
+        rsv_kv03_writer w;
+        cr_assert_eq(rsv_kv03_writer_init_path(&w, &p, NULL, 0, path), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_set_flush_bytes(&w, bound), RSV_OK);
+        for (int i = 0; i < 4; i++) {
+            cr_assert_eq(rsv_kv03_writer_add(&w, RECS[i].key, RECS[i].key_len, RECS[i].value), RSV_OK);
+            rsv_kv03_writer_stats st;
+            rsv_kv03_writer_get_stats(&w, &st);
+            cr_assert_eq(st.flushed_bytes, want[k][i], "bound %zu, record %d: %llu bytes flushed, want %llu",
+                         bound, i, (unsigned long long)st.flushed_bytes, (unsigned long long)want[k][i]);
+        }
+        cr_assert_eq(rsv_kv03_writer_commit(&w), RSV_OK);
+        rsv_kv03_writer_free(&w);
+        expect_same_file(path, FILE_12_3, 360);
+    }
+    remove(path);
+    cr_assert_eq(rmdir(dir), 0);
+}
+
 /* ---- states ------------------------------------------------------------- */
 
 Test(kv03_stream_output, states)

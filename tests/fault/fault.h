@@ -3,7 +3,8 @@
  * transfers, calls of no progress), injected at link time (docs/mutation.md, "Fault injection").
  * It links the static codec with -Wl,--wrap=malloc,--wrap=calloc,
  * --wrap=realloc,--wrap=free,--wrap=write,--wrap=pwrite,--wrap=pread,
- * --wrap=fchmod, --wrap=fsync, --wrap=fstat, --wrap=close, so every call the codec's objects (and these files) make to
+ * --wrap=fchmod, --wrap=fsync, --wrap=fstat, --wrap=close, --wrap=mmap,
+ * --wrap=munmap, so every call the codec's objects (and these files) make to
  * those functions lands in the __wrap_ functions of fault_wrap.c; nothing of
  * this reaches the production library, its API or any other test.
  *
@@ -11,9 +12,12 @@
  * operations, the expected files and the allocation sweep),
  * test_fault_alloc.c (allocation sweeps, leaks, growth), test_fault_io.c
  * (write, positioned I/O, the copying open, fchmod, directory fsync), test_fault_reuse.c
- * (a warm scanner's rescan allocates nothing), test_fault_finish.c (the
- * in-memory finish keeps a buffer of the file's size to twice it), test_guarded_heap.c
- * (every allocation flush against a PROT_NONE page).
+ * (a buffer at exactly its capacity is not grown: warm rescans, code list,
+ * keys, block offsets, size hints), test_fault_finish.c (the in-memory
+ * finish keeps a buffer of the file's size to twice it),
+ * test_fault_limits.c (length limits: the largest admitted length tries its
+ * allocation, one more is TOO_LARGE), test_guarded_heap.c (every allocation
+ * flush against a PROT_NONE page).
  *
  * Allocation sweep: for k = 0, 1, 2, ... the k-th allocation of one whole
  * operation fails (returns NULL), until an operation makes fewer than k + 1
@@ -87,6 +91,7 @@ extern long zero_allocs;
 /* close() calls that failed with EBADF (a descriptor closed twice): every
  * sweep run requires none. */
 extern long close_ebadf;
+extern long live_maps; /* mappings made by mmap through the wrappers and not yet unmapped */
 extern int guarded;        /* guarded mode: every allocation flush against a PROT_NONE page */
 extern size_t ngblocks;    /* live guarded blocks */
 extern int write_zero;     /* the next write_zero write calls return 0 (errno EINTR) */

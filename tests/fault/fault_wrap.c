@@ -241,6 +241,27 @@ int __wrap_close(int fd)
     return rc;
 }
 
+/* mmap / munmap: counted, so a test sees a mapping that a failure path
+ * leaves behind (munmap of an address no successful mmap returned, e.g.
+ * MAP_FAILED, fails and counts nothing). */
+void *__real_mmap(void *a, size_t n, int prot, int flags, int fd, off_t at);
+int __real_munmap(void *a, size_t n);
+long live_maps;
+
+void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t at)
+{
+    void *p = __real_mmap(a, n, prot, flags, fd, at);
+    if (p != MAP_FAILED) live_maps++;
+    return p;
+}
+
+int __wrap_munmap(void *a, size_t n)
+{
+    int rc = __real_munmap(a, n);
+    if (rc == 0) live_maps--;
+    return rc;
+}
+
 int __wrap_fstat(int fd, struct stat *sb)
 {
     int rc = __real_fstat(fd, sb);

@@ -376,7 +376,10 @@ static void write_12_3(char *dir, char *path, size_t cap)
  * the open measured 360 bytes), or fails with EIO. Found by the seed-101
  * sample: with the success test of the mprotect inverted
  * (file_io_c.ror.bce4b84f) the failed read's copy was made read-only and
- * returned as a success, and a clean copy stayed writable. */
+ * returned as a success, and a clean copy stayed writable. The failed
+ * read's anonymous mapping is released (live_maps, the mmap/munmap
+ * wrappers): with the munmap's test inverted (file_io_c.ror.52f955cb, the
+ * ror run) it leaked one mapping per failure. */
 Test(fault_write, copying_open_of_a_file_that_shrinks_is_an_io_error)
 {
     char dir[] = "/tmp/rsv_copy_XXXXXX", path[64];
@@ -386,7 +389,7 @@ Test(fault_write, copying_open_of_a_file_that_shrinks_is_an_io_error)
     for (int fault = 0; fault < 2; fault++) {
         rsv_kv03_file f;
         memset(&f, 0, sizeof f);
-        long live = live_blocks;
+        long live = live_blocks, maps = live_maps;
         pio_calls = 0;
         if (fault == 0) pread_zero = 1; /* the file shrank to 0 bytes */
         else pio_fail = 1;              /* the read failed */
@@ -402,6 +405,7 @@ Test(fault_write, copying_open_of_a_file_that_shrinks_is_an_io_error)
         cr_assert_eq(pio_calls, 1, "fault %d: pread called %ld times", fault, pio_calls);
         cr_assert_eq(open_fds(), before, "fault %d: a descriptor leaked", fault);
         cr_assert_eq(live_blocks, live, "fault %d: %ld blocks not freed", fault, live_blocks - live);
+        cr_assert_eq(live_maps, maps, "fault %d: %ld mappings left behind", fault, live_maps - maps);
     }
 
     /* no fault: the §12.3 bytes, in a private copy that is read-only */

@@ -177,3 +177,81 @@ Test(fault_reuse, stream_writer_key_at_exact_capacity_allocates_nothing)
     rsv_stream_writer_free(&sw);
     cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
 }
+
+/* rsv__kv03_writer_presize (kv03_writer.h, internal; the merge's size hint)
+ * resizes the data buffer to the header room (288 bytes) + `bytes` + the
+ * store slack (8 bytes) "when it is smaller": a hint whose total equals the
+ * capacity allocates nothing. The first buffer is 512 bytes
+ * (buffer_capacity, checked), so a hint of 512 - 288 - 8 = 216 bytes must
+ * make no allocation, and 217 must grow it to exactly 513 (armed to fail
+ * first: RSV_ERR_NOMEM, the capacity unchanged). The writer then writes
+ * the §12.3 file of KV03.md. */
+Test(fault_reuse, writer_presize_to_its_capacity_allocates_nothing)
+{
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    long live = live_blocks;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    rsv_kv03_writer_stats s;
+    rsv_kv03_writer_get_stats(&w, &s);
+    cr_assert_eq(s.buffer_capacity, 512, "first buffer of %llu bytes", (unsigned long long)s.buffer_capacity);
+    arm_alloc(0);
+    expect_made_none(rsv__kv03_writer_presize(&w, 512 - 288 - 8), "a hint that fills the buffer exactly");
+    arm_alloc(0);
+    rsv_status st = rsv__kv03_writer_presize(&w, 512 - 288 - 8 + 1);
+    int failed = alloc_failed;
+    disarm_alloc();
+    cr_assert(failed, "a hint one byte past the buffer made no allocation");
+    cr_assert_eq(st, RSV_ERR_NOMEM, "%s", rsv_status_name(st));
+    rsv_kv03_writer_get_stats(&w, &s);
+    cr_assert_eq(s.buffer_capacity, 512, "buffer of %llu bytes after a failed hint",
+                 (unsigned long long)s.buffer_capacity);
+    cr_assert_eq(rsv__kv03_writer_presize(&w, 512 - 288 - 8 + 1), RSV_OK);
+    rsv_kv03_writer_get_stats(&w, &s);
+    cr_assert_eq(s.buffer_capacity, 513, "buffer of %llu bytes, want 513", (unsigned long long)s.buffer_capacity);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    cr_assert_eq(add_12(&w), RSV_OK);
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
+    expect_file_12_3(out, n, "writer after its hints");
+    free(out);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+}
+
+/* The KV03 writer's block-offset table and previous-key buffer (kv03.h,
+ * offset_bytes: 8 per slot; prev) grow from 16 slots / 16 bytes by doubling
+ * to the least capacity that holds the need, and only when the next record
+ * does not fit. With W = 1 every record starts a block: records 0..15 take
+ * the 16 slots, so record 15's offset fits exactly; keys of 16 bytes fill
+ * the key buffer exactly (prev_cap 16 from record 0 on, 32 after a 17-byte
+ * key). With every allocation armed to fail (the data buffer presized, one
+ * code), record 15 must make none; offset_bytes is 128 before and after it,
+ * 256 after record 16. */
+Test(fault_reuse, writer_offsets_and_key_at_exact_capacity_allocate_nothing)
+{
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    p.W = 1;
+    rsv_kv03_writer w;
+    long live = live_blocks;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv__kv03_writer_presize(&w, 4096), RSV_OK);
+    char key[17];
+    for (int i = 0; i < 17; i++) {
+        snprintf(key, sizeof key, "key-%012d", i); /* 16 bytes */
+        if (i == 15) arm_alloc(0);
+        rsv_status st = rsv_kv03_writer_add(&w, key, 16, rsv_value_tombstone());
+        if (i == 15) expect_made_none(st, "record 15: its block offset and key fit exactly");
+        else cr_assert_eq(st, RSV_OK, "record %d: %s", i, rsv_status_name(st));
+        rsv_kv03_writer_stats s;
+        rsv_kv03_writer_get_stats(&w, &s);
+        uint64_t want = i < 16 ? 128 : 256;
+        cr_assert_eq(s.offset_bytes, want, "after record %d: offset_bytes %llu, want %llu", i,
+                     (unsigned long long)s.offset_bytes, (unsigned long long)want);
+        cr_assert_eq(w.prev_cap, 16, "after record %d: key buffer of %zu bytes", i, w.prev_cap);
+    }
+    cr_assert_eq(rsv_kv03_writer_add(&w, "key-000000000016x", 17, rsv_value_tombstone()), RSV_OK);
+    cr_assert_eq(w.prev_cap, 32, "key buffer of %zu bytes after a 17-byte key", w.prev_cap);
+    rsv_kv03_writer_free(&w);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+}

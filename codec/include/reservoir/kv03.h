@@ -77,7 +77,8 @@ typedef struct rsv_kv03_writer {
     rsv_writer data;                           /* section 0 */
     uint64_t *offsets;                         /* bit offset of each block start */
     uint64_t noffsets, offsets_cap;
-    uint8_t *prev; /* previous key */
+    uint8_t *prev; /* previous key: room grown from 16 bytes by doubling to the
+                    * least capacity that holds the key, only when it does not fit */
     size_t prev_len, prev_cap;
     uint64_t N;
     uint64_t cw; /* width of every value so far (valid when cw_uniform) */

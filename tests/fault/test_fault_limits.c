@@ -1,0 +1,127 @@
+/* Length limits (fault.h): at the largest length a bound admits, the call
+ * goes on to its allocation (armed to fail here, so nothing is really
+ * allocated: RSV_ERR_NOMEM), and one more is RSV_ERR_TOO_LARGE before any
+ * allocation or read. */
+#include "fault.h"
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* record.h, rsv_put_key_fc / rsv_put_key_kv03: the length guard returns
+ * RSV_ERR_TOO_LARGE exactly from 8|K| + 258 (+ 129 for the KV03 form) past
+ * u64 on, before any key byte is read; at the largest length below it the
+ * empty growable writer's reserve is asked for ~2^61 bytes, and its realloc,
+ * armed to fail here (nothing is really allocated), gives RSV_ERR_NOMEM with
+ * the writer unchanged (the writer's limit, 2^64 - 8 bits, still admits
+ * both widths from an empty writer). The key pointer is a 1-byte buffer: with no previous key
+ * (and local = 0) neither call reads it before the reserve fails. Kills
+ * keys_c.ror.ef4e7d53 and keys_c.const.355eef0d (the guard moved below the
+ * bound, which turns the NOMEM into TOO_LARGE). */
+Test(fault_limits, key_length_guards_end_where_the_width_stops_fitting_u64)
+{
+    static const uint8_t one[1] = {0xA5};
+    const uint64_t fc_max = (UINT64_MAX - 258) / 8, kv_max = (UINT64_MAX - 129) / 8;
+    for (int form = 0; form < 2; form++) {
+        uint64_t max = form ? kv_max : fc_max;
+        for (int past = 0; past < 2; past++) {
+            rsv_writer w; /* empty: at the KV03 bound the width leaves the limit 1 bit */
+            rsv_writer_init(&w);
+            long live = live_blocks;
+            size_t nkey = (size_t)(max + (uint64_t)past);
+            arm_alloc(0);
+            rsv_status st = form ? rsv_put_key_kv03(&w, one, nkey, 0) : rsv_put_key_fc(&w, NULL, 0, one, nkey);
+            int failed = alloc_failed;
+            disarm_alloc();
+            cr_assert_eq(st, past ? RSV_ERR_TOO_LARGE : RSV_ERR_NOMEM, "%s form, |K| = %s bound: %s",
+                         form ? "KV03" : "stream", past ? "one past the" : "the", rsv_status_name(st));
+            cr_assert_eq(failed, !past, "%s form, past %d: the reserve's realloc %s", form ? "KV03" : "stream", past,
+                         failed ? "was tried" : "was not tried");
+            cr_assert_eq(rsv_writer_bits(&w), 0);
+            cr_assert_eq(live_blocks, live);
+            rsv_writer_free(&w);
+        }
+    }
+    /* the previous key's bound: 8|P| must fit u64, so |P| = UINT64_MAX / 8 is
+     * accepted (the lcp reads min(|P|, |K|) = 1 byte of each; the backspace
+     * 8|P| - 8 and the empty suffix need a small reserve, armed to fail) and
+     * one more is RSV_ERR_TOO_LARGE before anything is read or reserved */
+    for (int past = 0; past < 2; past++) {
+        rsv_writer w;
+        rsv_writer_init(&w);
+        arm_alloc(0);
+        rsv_status st = rsv_put_key_fc(&w, one, (size_t)(UINT64_MAX / 8 + (uint64_t)past), one, 1);
+        int failed = alloc_failed;
+        disarm_alloc();
+        cr_assert_eq(st, past ? RSV_ERR_TOO_LARGE : RSV_ERR_NOMEM, "|P| %s the bound: %s", past ? "one past" : "at",
+                     rsv_status_name(st));
+        cr_assert_eq(failed, !past);
+        cr_assert_eq(rsv_writer_bits(&w), 0);
+        rsv_writer_free(&w);
+    }
+}
+
+/* CODES.md §6.2: TOO_LARGE only when the new bit length would exceed
+ * 2^64 - 8. rsv_put_bytes of n = 2^61 - 1 bytes into an empty growable
+ * writer asks for exactly 2^64 - 8 bits: not TOO_LARGE, so the writer must
+ * try to grow, and with that allocation armed to fail the status is NOMEM
+ * (the bytes are never read: the reserve comes first). n = 2^61 would be
+ * 2^64 bits: TOO_LARGE before any allocation. The writer stays empty. */
+Test(fault_limits, put_bytes_at_the_ceiling_tries_to_grow)
+{
+    static const uint8_t byte[1] = {0x5A};
+    const size_t n[2] = {(size_t)(UINT64_MAX >> 3), (size_t)(UINT64_MAX >> 3) + 1};
+    const rsv_status want[2] = {RSV_ERR_NOMEM, RSV_ERR_TOO_LARGE};
+    for (int k = 0; k < 2; k++) {
+        rsv_writer w;
+        rsv_writer_init(&w);
+        arm_alloc(0);
+        rsv_status st = rsv_put_bytes(&w, byte, n[k]);
+        long made = alloc_count;
+        int failed = alloc_failed;
+        disarm_alloc();
+        cr_assert_eq(st, want[k], "n = %zu: %s", n[k], rsv_status_name(st));
+        cr_assert_eq(failed, k == 0, "n = %zu: the grow %s", n[k], failed ? "was tried" : "was not tried");
+        cr_assert_eq(made, k == 0, "n = %zu: %ld allocations", n[k], made);
+        cr_assert_eq(rsv_writer_bits(&w), 0);
+        rsv_writer_free(&w);
+    }
+}
+
+/* kv03.h, rsv_kv03_writer_add: "RSV_ERR_TOO_LARGE before the key is read
+ * (so that 8 * key_len plus the bits of two codes fits in 64 bits)": two
+ * codes of at most 512 bits, so key_len = (2^64 - 1 - 1024) / 8 =
+ * 2^61 - 129 is accepted (8 key_len + 1024 = 2^64 - 8) and 2^61 - 128 is
+ * not. After a first record "a", the long key {0xA5} compares above it on
+ * its first byte (the only one read); the writer then grows its
+ * previous-key room to the key's length, the allocation armed to fail:
+ * RSV_ERR_NOMEM. One byte longer: RSV_ERR_TOO_LARGE with no allocation
+ * tried. Either failure poisons the writer at record 1. Kills
+ * kv03_writer_c.ror.55a9cfac (the --op ror run: the guard at the bound). */
+Test(fault_limits, kv03_writer_key_length_guard_ends_where_the_width_stops_fitting_u64)
+{
+    static const uint8_t one[1] = {0xA5};
+    const uint64_t max = (UINT64_MAX - 2 * RSV_KV03_MAX_CODE_BITS) / 8;
+    cr_assert_eq(max, (UINT64_C(1) << 61) - 129);
+    for (int past = 0; past < 2; past++) {
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        rsv_kv03_writer w;
+        long live = live_blocks;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add(&w, "a", 1, rsv_value_tombstone()), RSV_OK);
+        arm_alloc(0);
+        rsv_status st = rsv_kv03_writer_add(&w, one, (size_t)(max + (uint64_t)past), rsv_value_tombstone());
+        int failed = alloc_failed;
+        disarm_alloc();
+        cr_assert_eq(st, past ? RSV_ERR_TOO_LARGE : RSV_ERR_NOMEM, "key_len %s the bound: %s",
+                     past ? "one past" : "at", rsv_status_name(st));
+        cr_assert_eq(failed, !past, "past %d: the key room's allocation %s", past,
+                     failed ? "was tried" : "was not tried");
+        rsv_kv03_diag d = rsv_kv03_writer_diag(&w);
+        cr_assert_eq(d.status, st);
+        cr_assert_eq(d.record, 1);
+        cr_assert_eq(rsv_kv03_writer_add(&w, "b", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
+        rsv_kv03_writer_free(&w);
+        cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+    }
+}
