@@ -91,3 +91,45 @@ Test(value_span, cursor_record_borrows_aligned_values)
     rsv_kv03_cursor_free(&c);
     free(b);
 }
+
+/* record.h, rsv_put_value_span: RSV_ERR_INVALID_ARGUMENT when 8 * len
+ * "differs from v->bytes.len"; the KV03 writer's span adds write values
+ * through the same rule (kv03.h, rsv_kv03_writer_add_span), whichever of its
+ * framing paths takes the record. Spans of len 2 with 15 and 17 bits, and
+ * len 1 with 16 bits: INVALID_ARGUMENT from both, nothing written by
+ * rsv_put_value_span, and the KV03 writer poisoned at record 1 (after a
+ * good record "a"). The same spans made consistent are accepted. */
+Test(value_span, a_span_whose_bits_disagree_with_its_length_is_refused)
+{
+    static const uint8_t bytes[4] = {0xA5, 0x5A, 0xC3, 0x3C};
+    static const struct { uint64_t len, bits; } bad[3] = {{2, 15}, {2, 17}, {1, 16}};
+    for (int i = 0; i < 3; i++) {
+        rsv_value_span v = {RSV_VALUE_PRESENT, bad[i].len, rsv_view_make(bytes, 1, bad[i].bits), 0};
+        rsv_writer pw;
+        rsv_writer_init(&pw);
+        cr_assert_eq(rsv_put_value_span(&pw, &v), RSV_ERR_INVALID_ARGUMENT, "len %llu, %llu bits",
+                     (unsigned long long)bad[i].len, (unsigned long long)bad[i].bits);
+        cr_assert_eq(rsv_writer_bits(&pw), 0);
+        rsv_writer_free(&pw);
+
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        rsv_kv03_writer w;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add(&w, "a", 1, rsv_value_tombstone()), RSV_OK);
+        rsv_status st = rsv_kv03_writer_add_span(&w, "b", 1, &v);
+        cr_assert_eq(st, RSV_ERR_INVALID_ARGUMENT, "len %llu, %llu bits: %s", (unsigned long long)bad[i].len,
+                     (unsigned long long)bad[i].bits, rsv_status_name(st));
+        rsv_kv03_diag d = rsv_kv03_writer_diag(&w);
+        cr_assert_eq(d.status, RSV_ERR_INVALID_ARGUMENT);
+        cr_assert_eq(d.record, 1);
+        cr_assert_eq(rsv_kv03_writer_add(&w, "c", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
+        rsv_kv03_writer_free(&w);
+
+        /* the same bytes with a consistent length */
+        v.bytes = rsv_view_make(bytes, 1, 8 * bad[i].len);
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add(&w, "a", 1, rsv_value_tombstone()), RSV_OK);
+        cr_assert_eq(rsv_kv03_writer_add_span(&w, "b", 1, &v), RSV_OK);
+        rsv_kv03_writer_free(&w);
+    }
+}

@@ -143,6 +143,24 @@ static int also_window(int gap)
 #endif
 }
 
+/* An empty window (push with lo = hi: no byte may be loaded, as for a
+ * zero-length view): a load of its one boundary byte must abort, and the
+ * message tags the range "empty: no load allowed" (run_selftest.py). */
+static int empty_window(void)
+{
+#ifdef RSV_LOAD_CHECK
+    static uint8_t buf[16];
+    rsv__load_check_push(buf + 8, buf + 8);
+    rsv__load_check(buf + 8, 1, NULL, NULL, __FILE__, __LINE__);
+    rsv__load_check_pop();
+    printf("empty window: load not caught\n");
+    return 0;
+#else
+    printf("no load check in this build\n");
+    return 3;
+#endif
+}
+
 /* The checker's guards against its own misuse (load_check.c): each case
  * must abort with its message (run_selftest.py); `nest-limits` is the
  * control at the limits, which must pass: 16 nested windows, the innermost
@@ -189,13 +207,14 @@ static int misuse(const char *c)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped|skipped-edge|eg-plant1|also-in|also-gap|misuse-CASE ALIGN\n");
+        fprintf(stderr, "usage: lc_probe align-down|align-down-end|head|tail|skipped|skipped-edge|eg-plant1|also-in|also-gap|empty-window|misuse-CASE ALIGN\n");
         return 2;
     }
     const char *c = argv[1];
     unsigned a = (unsigned)atoi(argv[2]) & 7;
     if (!strcmp(c, "eg-plant1")) return eg_plant1(a);
     if (!strcmp(c, "also-in") || !strcmp(c, "also-gap")) return also_window(!strcmp(c, "also-gap"));
+    if (!strcmp(c, "empty-window")) return empty_window();
     if (!strncmp(c, "misuse-", 7)) return misuse(c + 7);
     int end_first = !strcmp(c, "align-down-end");
     int plant = !strcmp(c, "align-down") || end_first ? 1 : !strcmp(c, "head") ? 2 : !strcmp(c, "tail") ? 3

@@ -62,8 +62,9 @@ MSG = re.compile(r"load of (\d+) byte\(s\) \[(0x[0-9a-f]+|0), (0x[0-9a-f]+|0)\],
 
 def consistent(msg):
     """The checker's message agrees with itself (load_check.c, die): the load
-    [first, last] holds n bytes, the allowed range [lo, hi] is inclusive, and
-    the two distances are first - lo and last - hi. None when it does."""
+    [first, last] holds n bytes, the allowed range [lo, hi] is inclusive and
+    tagged "empty: no load allowed" exactly when it holds no byte (hi = lo - 1),
+    and the two distances are first - lo and last - hi. None when it does."""
     m = MSG.search(msg)
     if not m:
         return "message not in the checker's format"
@@ -71,6 +72,8 @@ def consistent(msg):
     d_first, d_last = int(m.group(7)), int(m.group(8))
     if last - first + 1 != n:
         return "load [%#x, %#x] is not %d byte(s)" % (first, last, n)
+    if (m.group(6) != "inclusive") != (hi == lo - 1):
+        return "range [%#x, %#x] tagged '%s'" % (lo, hi, m.group(6))
     if d_first != first - lo or d_last != last - hi:
         return "distances %+d, %+d, want %+d, %+d" % (d_first, d_last, first - lo, last - hi)
     return None
@@ -142,8 +145,23 @@ msg = next((l for l in err.splitlines() if l.startswith("rsv load check:")), "")
 if rc != -signal.SIGABRT or "outside the declared window" not in msg:
     failures.append("also-gap: a load between the window's two ranges was not caught (rc %d, want SIGABRT): %s%s"
                     % (rc, out, err[-2000:]))
+elif consistent(msg):
+    failures.append("also-gap: the checker's message contradicts itself (%s): %s" % (consistent(msg), msg))
 else:
     print("caught  also-gap: a load between a window's two ranges")
+
+# An empty window (lo = hi): a load of one byte aborts, and the message tags
+# the range as empty (its printed last byte is one below its first).
+cases += 1
+rc, out, err = run(real, "empty-window", 0)
+msg = next((l for l in err.splitlines() if l.startswith("rsv load check:")), "")
+if rc != -signal.SIGABRT or "outside the declared window" not in msg or "(empty: no load allowed)" not in msg:
+    failures.append("empty-window: a load from an empty window was not caught as empty (rc %d, want SIGABRT): %s%s"
+                    % (rc, out, err[-2000:]))
+elif consistent(msg):
+    failures.append("empty-window: the checker's message contradicts itself (%s): %s" % (consistent(msg), msg))
+else:
+    print("caught  empty-window: %s" % msg[len("rsv load check: "):])
 
 # The checker's guards against its own misuse (load_check.c): each aborts
 # with its message; the control at the limits (16 nested windows, 4 ranges

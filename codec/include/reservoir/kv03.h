@@ -121,7 +121,9 @@ RSV_API rsv_status rsv_kv03_writer_init(rsv_kv03_writer *w, const rsv_kv03_polic
  * RSV_ERR_TOO_LARGE before the key is read (so that 8 * key_len plus the
  * bits of two codes fits in 64 bits). */
 RSV_API rsv_status rsv_kv03_writer_add(rsv_kv03_writer *w, const void *key, size_t key_len, rsv_value v);
-/* Same with the value given as an encoded span (merges copy values this way). */
+/* Same with the value given as an encoded span (merges copy values this way).
+ * A span whose bytes view is not 8 * len bits is RSV_ERR_INVALID_ARGUMENT
+ * (rsv_put_value_span, record.h), and poisons the writer. */
 RSV_API rsv_status rsv_kv03_writer_add_span(rsv_kv03_writer *w, const void *key, size_t key_len,
                                             const rsv_value_span *v);
 /* Format revision v2: append one record with its own selector code, the
