@@ -118,21 +118,29 @@ static int eg_plant1(unsigned a)
 
 /* The checker itself on a window of two ranges (push + also, as the
  * harness declares a stream and its selector code): `also-in` loads the
- * second range's 8 bytes (must pass), `also-gap` the byte just below it,
- * between the two ranges (must abort). The slot of the second range is used
- * once before with a range starting lower, so a checker that kept a stale
- * start for it would let the gap through. */
+ * second range's 8 bytes (must pass; an empty third range, as for a 0-bit
+ * code, is accepted beside it), `also-gap` the byte just below it, between
+ * the two ranges (must abort). The slots are used once before by a window
+ * of three ranges: slot 1 with a range starting lower, so a checker that
+ * kept a stale start for it would let the gap through, and slot 2 with
+ * [24, 32), which holds the gap byte, so a checker that looked one slot past
+ * the window's ranges would let it through too. */
 static int also_window(int gap)
 {
 #ifdef RSV_LOAD_CHECK
     static uint8_t buf[64];
     rsv__load_check_push(buf + 56, buf + 64);
     rsv__load_check_also(buf, buf + 8);
+    rsv__load_check_also(buf + 24, buf + 32);
     rsv__load_check_pop();
     rsv__load_check_push(buf + 56, buf + 64);
     rsv__load_check_also(buf + 32, buf + 40);
-    if (gap) rsv__load_check(buf + 31, 1, NULL, NULL, __FILE__, __LINE__);
-    else rsv__load_check(buf + 32, 8, NULL, NULL, __FILE__, __LINE__);
+    if (gap) {
+        rsv__load_check(buf + 31, 1, NULL, NULL, __FILE__, __LINE__);
+    } else {
+        rsv__load_check_also(buf + 48, buf + 48); /* empty: holds no byte */
+        rsv__load_check(buf + 32, 8, NULL, NULL, __FILE__, __LINE__);
+    }
     rsv__load_check_pop();
     printf("ok also-%s passed\n", gap ? "gap" : "in");
     return 0;

@@ -135,7 +135,9 @@ for a in range(8):
         print("plant 1 eg-plant1 alignment %d: real codec at 5, both planted copies at 6" % a)
 
 # The checker on a window of two ranges (push + also): a load of the second
-# range passes, a load of the byte just below it (between the ranges) aborts.
+# range passes (with an empty third range beside it), a load of the byte just
+# below it (between the ranges, held by a stale slot of an earlier window)
+# aborts.
 cases += 1
 rc, out, err = run(real, "also-in", 0)
 if rc != 0 or not out.startswith("ok also-in"):
