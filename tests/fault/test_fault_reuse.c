@@ -255,3 +255,48 @@ Test(fault_reuse, writer_offsets_and_key_at_exact_capacity_allocate_nothing)
     rsv_kv03_writer_free(&w);
     cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
 }
+
+/* merge.h, memory: the current output key's buffer holds its bytes + 8 and
+ * grows from 64 bytes by doubling to the least capacity that holds them,
+ * only when they do not fit. A file of three records, keys of 56, 56 and
+ * 57 bytes (increasing), merged with itself (each step consumes a key from
+ * both). Step 1 needs 56 + 8 = 64 bytes: exactly the
+ * first capacity. Step 2 (56 bytes again) fits: with every allocation armed
+ * to fail it must make none. Step 3 needs 65: the buffer doubles to 128,
+ * the allocation armed to fail: RSV_ERR_NOMEM, attributed to no input (the
+ * output's key buffer, merge.h), at output record 2. */
+Test(fault_reuse, merge_key_buffer_grows_only_past_its_least_doubling)
+{
+    char k[3][58];
+    rsv_record rec[3];
+    for (int i = 0; i < 3; i++) {
+        memset(k[i], 'k', sizeof k[i]);
+        k[i][55] = (char)('0' + i);
+        rec[i] = (rsv_record){(const uint8_t *)k[i], i < 2 ? 56 : 57, rsv_value_tombstone(), NULL, 0};
+    }
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    uint8_t *file;
+    size_t len;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, rec, 3, &file, &len), RSV_OK);
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(file, len, NULL, &f), RSV_OK);
+    const rsv_kv03_file *in[2] = {&f, &f};
+    long live = live_blocks;
+    rsv_merge m;
+    int done = 0;
+    cr_assert_eq(rsv_merge_init(&m, in, 2, 0), RSV_OK);
+    cr_assert_eq(rsv_merge_step(&m, &done), RSV_OK);
+    arm_alloc(0);
+    expect_made_none(rsv_merge_step(&m, &done), "a second 56-byte key (64 bytes of buffer)");
+    arm_alloc(0);
+    rsv_status st = rsv_merge_step(&m, &done);
+    int failed = alloc_failed;
+    disarm_alloc();
+    cr_assert(failed, "a 57-byte key made no allocation");
+    cr_assert_eq(st, RSV_ERR_NOMEM, "%s", rsv_status_name(st));
+    cr_assert_eq(rsv_merge_failed_input(&m), 2);
+    cr_assert_eq(rsv_merge_diag(&m).record, 2);
+    rsv_merge_free(&m);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+    free(file);
+}

@@ -28,7 +28,9 @@ def read_equivalent(path):
     out = {}
     if not os.path.exists(path):
         return out
-    for n, ln in enumerate(open(path, encoding="utf-8"), 1):
+    with open(path, encoding="utf-8") as fh:
+        lines = fh.readlines()
+    for n, ln in enumerate(lines, 1):
         ln = ln.strip()
         if not ln or ln.startswith("#"):
             continue

@@ -18,9 +18,11 @@
  * of the output records). Inputs are read with §3.3 only (dictionary, seeds,
  * transitions, block offsets, framing, order, terminal); scan untrusted
  * inputs first. Memory: one frame walker per input, the union of the input
- * dictionaries (one view and one u64 per input code), plus the writer (data
- * stream, one u64 per output block and the output dictionary; with
- * rsv_merge_init_path only the unflushed tail of the data stream, see
+ * dictionaries (one view and one u64 per input code), the current output
+ * key (its bytes + 8, in a buffer grown from 64 bytes by doubling to the
+ * least capacity that holds them, only when they do not fit), plus the
+ * writer (data stream, one u64 per output block and the output dictionary;
+ * with rsv_merge_init_path only the unflushed tail of the data stream, see
  * below). Inputs are never modified.
  *
  * A failure poisons the merge (RSV_ERR_POISONED afterwards; diag keeps the
