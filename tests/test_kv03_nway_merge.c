@@ -19,6 +19,7 @@
 #include "reservoir/merge.h"
 #include "../codec/src/merge_state.h" /* the merge's private state (its tree) */
 
+#include "kv03_build.h"
 #include "kv03_diff.h"
 #include "kv03_v2_util.h"
 #include "splitmix64.h"
@@ -149,4 +150,67 @@ Test(kv03_nway_merge, tree_equals_oracle_and_scan)
     cr_assert_gt(multi_bad_failed, 20, "%zu failures with several bad inputs", multi_bad_failed);
     cr_assert_gt(tree_runs, cases / 4, "%zu tree/scan comparisons of %zu", tree_runs, cases);
     cr_assert_gt(tree_multi_bad, 20, "%zu tree/scan failures with several bad inputs", tree_multi_bad);
+}
+
+/* Two inputs that fail right after the same key, through the tree. The
+ * inputs holding the chosen key advance in input order (the scan's order,
+ * merge.c), so the lower of the two is the failed input. Input i holds
+ * "b" then a bad record, input j > i holds "a", "b" then a bad record, the
+ * third input "z". The tree first emits j's "a"; j's next head, "b", comes
+ * up its path and meets i's "b" at their common node (i's head beat "z" and
+ * lost only to "a"): an equal-key match in which the head coming up has the
+ * larger index. The bad record is a "c" (after "b") whose one suffix bit,
+ * by hand from §3 (C0 = `0`, EG backspace order 0, tombstones), is flipped
+ * to 0: the key "b" again, RSV_ERR_UNSORTED. Input i's "c" starts at data
+ * bit 19 (record "b": `010` R = 1, `0001001` S = 8, 8 key bits, `0`), input
+ * j's at 28 ("a" 19 bits, then "b": `011` back 2, `011` S = 2, `10`, `0`);
+ * "c" is `010` (back 1) `010` (S = 1) then its suffix bit: +6. Each flipped
+ * file is first checked to scan as UNSORTED at that record. The failure is
+ * input i's at its record 1, with "a" and "b" emitted, as the scan has it. */
+Test(kv03_nway_merge, equal_keys_coming_up_the_tree_advance_in_input_order)
+{
+    static const size_t pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    const rsv_kv03_policy p = rsv_kv03_policy_default();
+    const rsv_value t = rsv_value_tombstone();
+    const rsv_record ri[2] = {{(const uint8_t *)"b", 1, t, NULL, 0}, {(const uint8_t *)"c", 1, t, NULL, 0}};
+    const rsv_record rj[3] = {
+        {(const uint8_t *)"a", 1, t, NULL, 0}, {(const uint8_t *)"b", 1, t, NULL, 0}, {(const uint8_t *)"c", 1, t, NULL, 0}};
+    const rsv_record rz[1] = {{(const uint8_t *)"z", 1, t, NULL, 0}};
+    for (size_t c = 0; c < 3; c++) {
+        size_t i = pairs[c][0], j = pairs[c][1];
+        uint8_t *files[3];
+        size_t sizes[3];
+        rsv_kv03_file f[3];
+        const rsv_kv03_file *pf[3];
+        for (size_t k = 0; k < 3; k++) {
+            const rsv_record *r = k == i ? ri : k == j ? rj : rz;
+            size_t nr = k == i ? 2 : k == j ? 3 : 1;
+            cr_assert_eq(v2_oracle_encode(r, nr, &p, &files[k], &sizes[k]), RSV_OK);
+            if (k == i || k == j) {
+                rsv_kv03b_flip_data_bit(files[k], sizes[k], (k == i ? 19 : 28) + 6);
+                cr_assert_eq(rsv_kv03_open(files[k], sizes[k], NULL, &f[k]), RSV_OK);
+                rsv_kv03_diag d;
+                cr_assert_eq(rsv_kv03_scan(&f[k], &d), RSV_ERR_UNSORTED, "input %zu: the flip is not the bad \"c\"", k);
+                cr_assert_eq(d.record, nr - 1, "input %zu: UNSORTED at record %llu", k, (unsigned long long)d.record);
+            }
+            cr_assert_eq(rsv_kv03_open(files[k], sizes[k], NULL, &f[k]), RSV_OK);
+            pf[k] = &f[k];
+        }
+        for (int scan = 0; scan < 2; scan++) {
+            rsv_merge m;
+            uint8_t *out;
+            size_t len;
+            rsv_status st = run(pf, 3, 0, scan, &m, &out, &len);
+            cr_assert_eq(st, RSV_ERR_UNSORTED, "inputs %zu, %zu, %s: %s", i, j, scan ? "scan" : "tree",
+                         rsv_status_name(st));
+            cr_assert_eq(rsv_merge_failed_input(&m), i, "inputs %zu, %zu, %s: input %zu failed", i, j,
+                         scan ? "scan" : "tree", rsv_merge_failed_input(&m));
+            cr_assert_eq(rsv_merge_diag(&m).record, 1, "inputs %zu, %zu, %s: record %llu", i, j,
+                         scan ? "scan" : "tree", (unsigned long long)rsv_merge_diag(&m).record);
+            cr_assert_eq(rsv_merge_emitted(&m), 2);
+            free(out);
+            rsv_merge_free(&m);
+        }
+        for (size_t k = 0; k < 3; k++) free(files[k]);
+    }
 }
