@@ -114,6 +114,7 @@ rsv_status op_path_writer(const char *dir, uint8_t **out, size_t *n);
 rsv_status op_memory_writer(const char *dir, uint8_t **out, size_t *n);
 rsv_status op_merge(const char *dir, uint8_t **out, size_t *n);
 rsv_status op_merge_v2(const char *dir, uint8_t **out, size_t *n);
+rsv_status op_merge3(const char *dir, uint8_t **out, size_t *n);
 rsv_status op_merge_path(const char *dir, uint8_t **out, size_t *n);
 rsv_status op_encode(const char *dir, uint8_t **out, size_t *n);
 /* The allocation sweep of an operation (above). path_op: it writes dir/out.kv. */

@@ -177,6 +177,23 @@ rsv_status op_merge(const char *dir, uint8_t **out, size_t *n)
     return st;
 }
 
+/* the §12.3 file merged with itself three times: n >= 3 merges through the
+ * tree of losers (merge.c), whose slots end the heads' block; the same four
+ * records, hence the §12.3 file again */
+rsv_status op_merge3(const char *dir, uint8_t **out, size_t *n)
+{
+    (void)dir;
+    rsv_kv03_file f[3];
+    const rsv_kv03_file *in[3];
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &f[i]), RSV_OK);
+        in[i] = &f[i];
+    }
+    rsv_status st = rsv_merge_files(in, 3, 0, out, n);
+    for (int i = 0; i < 3; i++) rsv_kv03_close(&f[i]);
+    return st;
+}
+
 /* the §12.5 multi-code file merged with itself: the same six records under
  * the same three codes (the dictionary union is the file's own, §11.2 ties
  * go to the newer input, equal here), written with the same policy: the

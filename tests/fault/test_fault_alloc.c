@@ -22,6 +22,7 @@ Test(fault_alloc, path_writer_every_allocation_fails_cleanly) { sweep(op_path_wr
 Test(fault_alloc, memory_writer_every_allocation_fails_cleanly) { sweep(op_memory_writer, 0, "in-memory writer"); }
 Test(fault_alloc, merge_every_allocation_fails_cleanly) { sweep(op_merge, 0, "merge"); }
 Test(fault_alloc, merge_path_every_allocation_fails_cleanly) { sweep(op_merge_path, 1, "merge to a path"); }
+Test(fault_alloc, merge_tree_every_allocation_fails_cleanly) { sweep(op_merge3, 0, "three-way merge"); }
 Test(fault_alloc, encode_every_allocation_fails_cleanly) { sweep(op_encode, 0, "batch encoder"); }
 Test(fault_alloc, merge_v2_every_allocation_fails_cleanly)
 {

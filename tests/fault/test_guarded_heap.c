@@ -76,6 +76,9 @@ Test(guarded_heap, path_writer) { guarded_run(op_path_writer, 1, "path writer");
 Test(guarded_heap, memory_writer) { guarded_run(op_memory_writer, 0, "in-memory writer"); }
 Test(guarded_heap, merge) { guarded_run(op_merge, 0, "merge"); }
 Test(guarded_heap, merge_path) { guarded_run(op_merge_path, 1, "merge to a path"); }
+/* three inputs: the tree's n slots end the heads' block, right before the
+ * PROT_NONE page, so a slot written past them faults */
+Test(guarded_heap, merge_tree) { guarded_run(op_merge3, 0, "three-way merge (tree of losers)"); }
 
 /* One record (key of L bytes, 1-byte value) through rsv_kv03_writer_add,
  * for L = 1…300: the data stream (KV03.md §3.2 with the default policy,
