@@ -13,7 +13,7 @@
  * test_fault_alloc.c (allocation sweeps, leaks, growth), test_fault_io.c
  * (write, positioned I/O, the copying open, fchmod, directory fsync), test_fault_reuse.c
  * (a buffer at exactly its capacity is not grown: warm rescans, code list,
- * keys, block offsets, size hints, the merge's key), test_fault_finish.c (the in-memory
+ * keys, block offsets, size hints, the merge's key and code sort), test_fault_finish.c (the in-memory
  * finish keeps a buffer of the file's size to twice it),
  * test_fault_limits.c (length limits: the largest admitted length tries its
  * allocation, one more is TOO_LARGE), test_guarded_heap.c (every allocation

@@ -300,3 +300,50 @@ Test(fault_reuse, merge_key_buffer_grows_only_past_its_least_doubling)
     cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
     free(file);
 }
+
+/* merge_codes.c sorts the merge's code union on the stack for up to 8 codes
+ * (its array holds 2 * 8 entries) and allocates the sort's entries beyond.
+ * Inputs with a and b codes (`0000`, `0001`, ... one record each, built by
+ * the batch encoder), so the union's sort sees t = a + b codes:
+ * (4, 3) → 7, (4, 4) → 8, (4, 5) → 9. rsv_merge_init, counted with an
+ * armed index no allocation reaches: t = 7 and t = 8 make the same number
+ * of allocations, t = 9 exactly one more. */
+static long merge_init_allocations(unsigned a, unsigned b)
+{
+    uint8_t codes[5], keys[5];
+    rsv_record r[5];
+    for (unsigned j = 0; j < 5; j++) {
+        codes[j] = (uint8_t)(j << 4), keys[j] = (uint8_t)('a' + j);
+        r[j] = (rsv_record){keys + j, 1, rsv_value_tombstone(), codes + j, 4};
+    }
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    uint8_t *fa, *fb;
+    size_t la, lb;
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, a, &fa, &la), RSV_OK);
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, b, &fb, &lb), RSV_OK);
+    rsv_kv03_file x, y;
+    cr_assert_eq(rsv_kv03_open(fa, la, NULL, &x), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(fb, lb, NULL, &y), RSV_OK);
+    cr_assert(x.m == a && y.m == b, "dictionaries of %llu and %llu codes", (unsigned long long)x.m,
+              (unsigned long long)y.m);
+    const rsv_kv03_file *in[2] = {&x, &y};
+    rsv_merge m;
+    long live = live_blocks;
+    arm_alloc(1000000);
+    rsv_status st = rsv_merge_init(&m, in, 2, 0);
+    long n = alloc_count;
+    disarm_alloc();
+    cr_assert_eq(st, RSV_OK, "%s", rsv_status_name(st));
+    rsv_merge_free(&m);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+    free(fa);
+    free(fb);
+    return n;
+}
+
+Test(fault_reuse, merge_sorts_up_to_eight_codes_without_allocating)
+{
+    long n7 = merge_init_allocations(4, 3), n8 = merge_init_allocations(4, 4), n9 = merge_init_allocations(4, 5);
+    cr_assert_eq(n8, n7, "8 codes: %ld allocations, 7 codes: %ld", n8, n7);
+    cr_assert_eq(n9, n8 + 1, "9 codes: %ld allocations, 8 codes: %ld", n9, n8);
+}
