@@ -127,6 +127,12 @@ extern int want_12_5;
 void expect_file_12_3(const uint8_t *got, size_t n, const char *what);
 void expect_path_12_3(const char *path, const char *what);
 int entries(const char *dir); /* directory entries but . and .. */
+/* rec[0..n) batch-encoded with the default policy and C0 into *file (free()
+ * it), opened into f. */
+void encode_open(const rsv_record *rec, size_t n, uint8_t **file, size_t *len, rsv_kv03_file *f);
+/* A default in-memory writer, its first data buffer checked to be 512 bytes
+ * (the capacity the exact-capacity tests count from). */
+void init_default_writer(rsv_kv03_writer *w);
 int exists(const char *path);
 
 #endif

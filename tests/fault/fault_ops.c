@@ -119,6 +119,22 @@ void sweep(operation op, int path_op, const char *what)
     cr_assert_eq(rmdir(dir), 0);
 }
 
+void encode_open(const rsv_record *rec, size_t n, uint8_t **file, size_t *len, rsv_kv03_file *f)
+{
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, rec, n, file, len), RSV_OK);
+    cr_assert_eq(rsv_kv03_open(*file, *len, NULL, f), RSV_OK);
+}
+
+void init_default_writer(rsv_kv03_writer *w)
+{
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    cr_assert_eq(rsv_kv03_writer_init(w, &p, NULL, 0), RSV_OK);
+    rsv_kv03_writer_stats s;
+    rsv_kv03_writer_get_stats(w, &s);
+    cr_assert_eq(s.buffer_capacity, 512, "first buffer of %llu bytes", (unsigned long long)s.buffer_capacity);
+}
+
 /* The records the operations add: §12's, or copies of them in guarded
  * buffers (guarded_heap tests). */
 const rsv_record *recs;

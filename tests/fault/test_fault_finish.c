@@ -89,15 +89,12 @@ Test(fault_alloc, memory_finish_keeps_a_buffer_of_exactly_the_file)
     cr_assert_eq(rsv_oracle_kv03_encode(&orec, 1, &op, c0, 1, &want, &T, &bad), RSV_OK);
     cr_assert_gt(T, 512, "the oracle's file of %zu bytes must exceed the first buffer", T);
     for (size_t cap = T - 1; cap <= T; cap++) {
-        rsv_kv03_policy p = rsv_kv03_policy_default();
         rsv_kv03_writer w;
         long live = live_blocks;
-        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
-        rsv_kv03_writer_stats s;
-        rsv_kv03_writer_get_stats(&w, &s);
-        cr_assert_eq(s.buffer_capacity, 512, "first buffer of %llu bytes", (unsigned long long)s.buffer_capacity);
+        init_default_writer(&w);
         cr_assert_eq(rsv__kv03_writer_presize(&w, cap - 288 - 8), RSV_OK);
         cr_assert_eq(rsv_kv03_writer_add(&w, "k", 1, rsv_value_present(val, sizeof val)), RSV_OK);
+        rsv_kv03_writer_stats s;
         rsv_kv03_writer_get_stats(&w, &s);
         cr_assert_eq(s.buffer_capacity, cap, "buffer of %llu bytes, want %zu", (unsigned long long)s.buffer_capacity,
                      cap);

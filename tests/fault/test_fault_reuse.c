@@ -83,12 +83,10 @@ Test(fault_reuse, cursor_value_at_exact_capacity_allocates_nothing)
         {(const uint8_t *)"a", 1, rsv_value_present(val[0], 56), NULL, 0},
         {(const uint8_t *)"b", 1, rsv_value_present(val[1], 56), NULL, 0},
     };
-    rsv_kv03_policy p = rsv_kv03_policy_default();
     uint8_t *file;
     size_t len;
-    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, rec, 2, &file, &len), RSV_OK);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(file, len, NULL, &f), RSV_OK);
+    encode_open(rec, 2, &file, &len, &f);
     rsv_kv03_cursor c;
     cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
     rsv_kv03_entry e;
@@ -188,13 +186,9 @@ Test(fault_reuse, stream_writer_key_at_exact_capacity_allocates_nothing)
  * the §12.3 file of KV03.md. */
 Test(fault_reuse, writer_presize_to_its_capacity_allocates_nothing)
 {
-    rsv_kv03_policy p = rsv_kv03_policy_default();
     rsv_kv03_writer w;
     long live = live_blocks;
-    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
-    rsv_kv03_writer_stats s;
-    rsv_kv03_writer_get_stats(&w, &s);
-    cr_assert_eq(s.buffer_capacity, 512, "first buffer of %llu bytes", (unsigned long long)s.buffer_capacity);
+    init_default_writer(&w);
     arm_alloc(0);
     expect_made_none(rsv__kv03_writer_presize(&w, 512 - 288 - 8), "a hint that fills the buffer exactly");
     arm_alloc(0);
@@ -203,6 +197,7 @@ Test(fault_reuse, writer_presize_to_its_capacity_allocates_nothing)
     disarm_alloc();
     cr_assert(failed, "a hint one byte past the buffer made no allocation");
     cr_assert_eq(st, RSV_ERR_NOMEM, "%s", rsv_status_name(st));
+    rsv_kv03_writer_stats s;
     rsv_kv03_writer_get_stats(&w, &s);
     cr_assert_eq(s.buffer_capacity, 512, "buffer of %llu bytes after a failed hint",
                  (unsigned long long)s.buffer_capacity);
@@ -274,12 +269,10 @@ Test(fault_reuse, merge_key_buffer_grows_only_past_its_least_doubling)
         k[i][55] = (char)('0' + i);
         rec[i] = (rsv_record){(const uint8_t *)k[i], i < 2 ? 56 : 57, rsv_value_tombstone(), NULL, 0};
     }
-    rsv_kv03_policy p = rsv_kv03_policy_default();
     uint8_t *file;
     size_t len;
-    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, rec, 3, &file, &len), RSV_OK);
     rsv_kv03_file f;
-    cr_assert_eq(rsv_kv03_open(file, len, NULL, &f), RSV_OK);
+    encode_open(rec, 3, &file, &len, &f);
     const rsv_kv03_file *in[2] = {&f, &f};
     long live = live_blocks;
     rsv_merge m;
@@ -316,14 +309,11 @@ static long merge_init_allocations(unsigned a, unsigned b)
         codes[j] = (uint8_t)(j << 4), keys[j] = (uint8_t)('a' + j);
         r[j] = (rsv_record){keys + j, 1, rsv_value_tombstone(), codes + j, 4};
     }
-    rsv_kv03_policy p = rsv_kv03_policy_default();
     uint8_t *fa, *fb;
     size_t la, lb;
-    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, a, &fa, &la), RSV_OK);
-    cr_assert_eq(rsv_kv03_encode(&p, NULL, 0, r, b, &fb, &lb), RSV_OK);
     rsv_kv03_file x, y;
-    cr_assert_eq(rsv_kv03_open(fa, la, NULL, &x), RSV_OK);
-    cr_assert_eq(rsv_kv03_open(fb, lb, NULL, &y), RSV_OK);
+    encode_open(r, a, &fa, &la, &x);
+    encode_open(r, b, &fb, &lb, &y);
     cr_assert(x.m == a && y.m == b, "dictionaries of %llu and %llu codes", (unsigned long long)x.m,
               (unsigned long long)y.m);
     const rsv_kv03_file *in[2] = {&x, &y};
