@@ -191,9 +191,17 @@ Test(api_arguments, stream_writer)
     rsv_writer_init(&out);
     rsv_stream_writer_free(NULL);
     cr_assert_eq(rsv_stream_writer_init(NULL, &out, NULL, 0), RSV_ERR_INVALID_ARGUMENT);
+    /* stream.h: a failed init leaves the writer poisoned with its status */
     cr_assert_eq(rsv_stream_writer_init(&sw, NULL, NULL, 0), RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(sw.diag.status, RSV_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(rsv_stream_writer_add(&sw, "a", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
+    rsv_stream_writer_free(&sw);
     uint8_t big[65] = {0};
     cr_assert_eq(rsv_stream_writer_init(&sw, &out, big, 513), RSV_ERR_TOO_LARGE);
+    cr_assert_eq(sw.diag.status, RSV_ERR_TOO_LARGE);
+    cr_assert_eq(rsv_stream_writer_add(&sw, "a", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
+    cr_assert_eq(rsv_writer_bits(&out), 0);
+    rsv_stream_writer_free(&sw);
     cr_assert_eq(rsv_stream_writer_add(NULL, "a", 1, rsv_value_tombstone()), RSV_ERR_INVALID_ARGUMENT);
     cr_assert_eq(rsv_stream_writer_add_coded(NULL, NULL, 0, "a", 1, rsv_value_tombstone()), RSV_ERR_INVALID_ARGUMENT);
 

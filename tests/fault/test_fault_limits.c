@@ -125,3 +125,38 @@ Test(fault_limits, kv03_writer_key_length_guard_ends_where_the_width_stops_fitti
         cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
     }
 }
+
+/* stream.h, rsv_stream_writer_add: the previous-key room doubles from 64
+ * bytes, and when the doubling would pass SIZE_MAX / 2 it asks for exactly
+ * key_len bytes. After a first record "a", a record with key_len =
+ * SIZE_MAX whose key pointer is the 1-byte buffer {0xA5}: the order check
+ * reads one byte of each key (0xA5 > 'a'), the doublings reach 2^63, then
+ * the room is SIZE_MAX bytes, and that allocation (armed to fail here, the
+ * first one the record makes) gives RSV_ERR_NOMEM with nothing more written
+ * to `out`; the writer is poisoned.
+ * A doubling without the SIZE_MAX / 2 guard wraps to 0 and never ends (the
+ * test's timeout). Kills stream_writer_c.const.f62e6869 (seed-269 sample). */
+Test(fault_limits, stream_writer_key_room_past_half_the_address_space_is_nomem, .timeout = 30)
+{
+    static const uint8_t one[1] = {0xA5};
+    rsv_writer out;
+    rsv_writer_init(&out);
+    rsv_stream_writer sw;
+    long live = live_blocks;
+    cr_assert_eq(rsv_stream_writer_init(&sw, &out, NULL, 0), RSV_OK);
+    cr_assert_eq(rsv_stream_writer_add(&sw, "a", 1, rsv_value_tombstone()), RSV_OK);
+    uint64_t bits = rsv_writer_bits(&out);
+    cr_assert_eq(sw.prev_cap, 64);
+    arm_alloc(0);
+    rsv_status st = rsv_stream_writer_add(&sw, one, SIZE_MAX, rsv_value_tombstone());
+    int failed = alloc_failed;
+    disarm_alloc();
+    cr_assert(failed, "the key room's allocation was not tried");
+    cr_assert_eq(st, RSV_ERR_NOMEM, "%s", rsv_status_name(st));
+    cr_assert_eq(sw.prev_cap, 64, "the key room changed to %zu bytes", sw.prev_cap);
+    cr_assert_eq(rsv_writer_bits(&out), bits);
+    cr_assert_eq(rsv_stream_writer_add(&sw, "a", 1, rsv_value_tombstone()), RSV_ERR_POISONED);
+    rsv_stream_writer_free(&sw);
+    rsv_writer_free(&out);
+    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+}

@@ -59,7 +59,10 @@ typedef struct rsv_stream_writer {
     struct rsv__codes *codes;
 } rsv_stream_writer;
 
-/* code = NULL: default C0 = `0`. code_bits > 512 → RSV_ERR_TOO_LARGE. */
+/* code = NULL: default C0 = `0`. code_bits > 512 → RSV_ERR_TOO_LARGE. A
+ * failed init (also out = NULL: RSV_ERR_INVALID_ARGUMENT) leaves the writer
+ * poisoned with its status: every add returns RSV_ERR_POISONED and writes
+ * nothing; freeing it is safe. */
 RSV_API rsv_status rsv_stream_writer_init(rsv_stream_writer *sw, rsv_writer *out, const uint8_t *code,
                                           uint64_t code_bits);
 /* Append one record (strictly increasing keys, else RSV_ERR_UNSORTED; any
@@ -67,7 +70,9 @@ RSV_API rsv_status rsv_stream_writer_init(rsv_stream_writer *sw, rsv_writer *out
  * (prev_cap bytes) that grows from 64 bytes by doubling to the least such
  * capacity that holds the key: a record whose key fits (a key as long as
  * the capacity included) and whose code was used before allocates nothing
- * but what `out` does. */
+ * but what `out` does. When that doubling would pass SIZE_MAX / 2 the
+ * buffer is asked for exactly key_len bytes (a key that long cannot be
+ * held: RSV_ERR_NOMEM, before the key is read or anything written). */
 RSV_API rsv_status rsv_stream_writer_add(rsv_stream_writer *sw, const void *key, size_t key_len,
                                          rsv_value v);
 /* Format revision v2: append one record with its own code (the first
