@@ -28,8 +28,15 @@ Test(value_span, borrow)
     rsv_value_span v = present(data, 8, 2);
     cr_assert_eq(rsv_value_span_borrow(&v, &p), 1);
     cr_assert(p == data + 1);
-    v = present(data, 4, 2);
-    cr_assert_eq(rsv_value_span_borrow(&v, &p), 0, "a value at bit offset 4 cannot be borrowed");
+    /* every bit offset 0..15 of a 1-byte value: borrowed exactly at 0 and 8 */
+    for (uint64_t off = 0; off < 16; off++) {
+        v = present(data, off, 1);
+        p = NULL;
+        int got = rsv_value_span_borrow(&v, &p);
+        cr_assert_eq(got, off % 8 == 0, "a value at bit offset %llu: borrow %d", (unsigned long long)off, got);
+        if (got) cr_assert(p == data + off / 8, "bit offset %llu: pointer off by %td", (unsigned long long)off,
+                           p - data);
+    }
     v = present(data, 5, 0);
     p = data;
     cr_assert_eq(rsv_value_span_borrow(&v, &p), 1);
