@@ -125,6 +125,9 @@ rsv_status add_12(rsv_kv03_writer *w);
 /* 1: successful runs must give the §12.5 file instead of §12.3 */
 extern int want_12_5;
 void expect_file_12_3(const uint8_t *got, size_t n, const char *what);
+/* Add §12's records to the in-memory writer w, finish it, require the §12.3
+ * file, free both, and require the live block count back at `live`. */
+void finish_12_3_and_free(rsv_kv03_writer *w, long live, const char *what);
 void expect_path_12_3(const char *path, const char *what);
 int entries(const char *dir); /* directory entries but . and .. */
 /* rec[0..n) batch-encoded with the default policy and C0 into *file (free()

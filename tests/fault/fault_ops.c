@@ -149,6 +149,18 @@ rsv_status add_12(rsv_kv03_writer *w)
     return RSV_OK;
 }
 
+void finish_12_3_and_free(rsv_kv03_writer *w, long live, const char *what)
+{
+    uint8_t *out = NULL;
+    size_t n = 0;
+    cr_assert_eq(add_12(w), RSV_OK, "%s: adding the records", what);
+    cr_assert_eq(rsv_kv03_writer_finish(w, &out, &n), RSV_OK, "%s: finish", what);
+    expect_file_12_3(out, n, what);
+    free(out);
+    rsv_kv03_writer_free(w);
+    cr_assert_eq(live_blocks, live, "%s: %ld blocks not freed", what, live_blocks - live);
+}
+
 /* ---- operations ------------------------------------------------------------ */
 
 rsv_status op_path_writer(const char *dir, uint8_t **out, size_t *n)

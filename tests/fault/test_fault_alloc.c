@@ -693,12 +693,5 @@ Test(fault_alloc, writer_presize_failure_is_nomem_and_keeps_the_buffer)
     rsv_kv03_writer_get_stats(&w, &after);
     cr_assert_eq(after.buffer_capacity, before.buffer_capacity, "capacity %llu, was %llu",
                  (unsigned long long)after.buffer_capacity, (unsigned long long)before.buffer_capacity);
-    uint8_t *out = NULL;
-    size_t n = 0;
-    cr_assert_eq(add_12(&w), RSV_OK);
-    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
-    expect_file_12_3(out, n, "writer after a failed presize");
-    free(out);
-    rsv_kv03_writer_free(&w);
-    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+    finish_12_3_and_free(&w, live, "writer after a failed presize");
 }

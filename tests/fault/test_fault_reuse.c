@@ -204,14 +204,7 @@ Test(fault_reuse, writer_presize_to_its_capacity_allocates_nothing)
     cr_assert_eq(rsv__kv03_writer_presize(&w, 512 - 288 - 8 + 1), RSV_OK);
     rsv_kv03_writer_get_stats(&w, &s);
     cr_assert_eq(s.buffer_capacity, 513, "buffer of %llu bytes, want 513", (unsigned long long)s.buffer_capacity);
-    uint8_t *out = NULL;
-    size_t n = 0;
-    cr_assert_eq(add_12(&w), RSV_OK);
-    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
-    expect_file_12_3(out, n, "writer after its hints");
-    free(out);
-    rsv_kv03_writer_free(&w);
-    cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+    finish_12_3_and_free(&w, live, "writer after its hints");
 }
 
 /* The KV03 writer's block-offset table and previous-key buffer (kv03.h,
