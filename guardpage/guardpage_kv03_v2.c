@@ -8,7 +8,16 @@
  *      rsv_kv03_first_block_of_code with the header and directory PROT_NONE
  *      (the walk reads sections 0-7 only);
  *   3. the same walks and a scan with the file's last byte against a
- *      PROT_NONE page (no load past section 7).
+ *      PROT_NONE page (no load past section 7);
+ *   4. frames and cursor over a second file, codes 000000, 000001 and 1000,
+ *      with its section 5 (the two bytes of the dictionary's 16 bits) copied
+ *      against a PROT_NONE page and the opened file's `dict` pointed there:
+ *      in a file, section 6 follows section 5, so a load past section 5 is
+ *      only visible this way. The transition 000000 -> 000001 keeps R = 5
+ *      bits; its binary search for the codes with prefix 00000 asks first
+ *      whether D_2 = 1000 has it. D_2 is shorter than R, and reading R bits
+ *      of it would run one byte past section 5 (§6: a code is the bit range
+ *      [e_j, e_{j+1}) of section 5, and nothing beyond it is read).
  * The file is opened while everything is readable; each run then revokes
  * the pages and must finish without a fault, with the spec's results. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
@@ -55,6 +64,43 @@ static void walks(const rsv_kv03_file *f, const char *what)
     rsv_kv03_cursor_free(&c);
 }
 
+/* Case 4: records (000000, "a"), (000001, "a"), (1000, "a") in one block. */
+static int relocated_dictionary(void)
+{
+    static const uint8_t c0[1] = {0x00}, c1[1] = {0x04}, c2[1] = {0x80};
+    static const rsv_oracle_kv03_policy pol = {RSV_ORACLE_BACKSPACE_EG, 0, 15, 15};
+    rsv_oracle_crecord r[3];
+    const uint8_t *bits[3] = {c0, c1, c2};
+    const uint64_t nbits[3] = {6, 6, 4};
+    for (int i = 0; i < 3; i++)
+        r[i] = (rsv_oracle_crecord){{bits[i], nbits[i]}, {(const uint8_t *)"a", 1, RSV_ORACLE_PRESENT, (const uint8_t *)"v", 1}};
+    uint8_t *file = NULL;
+    size_t n, bad;
+    if (rsv_oracle_kv03_encode_v2(r, 3, &pol, &file, &n, &bad) != RSV_OK) return 2;
+    rsv_kv03_file f;
+    if (rsv_kv03_open(file, n, NULL, &f) != RSV_OK || f.m != 3 || f.dict_bits != 16) return 2;
+    rsv_guard_buf g;
+    if (rsv_guard_tail(&g, 2) != 0) return 2;
+    memcpy(g.ptr, f.dict, 2);
+    f.dict = g.ptr;
+    rsv_guard_set_case("kv03 v2: section 5 alone against PROT_NONE (transition with R = 5)");
+    rsv_kv03_frames fw;
+    rsv_kv03_frame fr;
+    int more, ok = rsv_kv03_frames_init(&fw, &f) == RSV_OK;
+    for (uint64_t i = 0; ok && i < 3; i++) ok = rsv_kv03_frames_next(&fw, &fr, &more) == RSV_OK && more && fr.code == i;
+    gk_check(ok, "frames, section 5 relocated", "codes 0, 1, 2");
+    rsv_kv03_cursor c;
+    rsv_kv03_entry e;
+    ok = rsv_kv03_cursor_init(&c, &f) == RSV_OK;
+    for (uint64_t i = 0; ok && i < 3; i++)
+        ok = rsv_kv03_cursor_record(&c, &e, &more) == RSV_OK && more && e.code == i && e.key_len == 1 && e.key[0] == 'a';
+    gk_check(ok, "cursor records, section 5 relocated", "codes 0, 1, 2, keys \"a\"");
+    rsv_kv03_cursor_free(&c);
+    rsv_guard_release(&g);
+    free(file);
+    return 0;
+}
+
 int main(void)
 {
     rsv_guard_install_fault_handler();
@@ -98,6 +144,7 @@ int main(void)
     gk_check(rsv_kv03_scan(&f, &d) == RSV_OK, "scan, end guarded", "scan");
     gk_unmap(&m);
     free(bytes);
+    if (relocated_dictionary() != 0) return 2;
     rsv_guard_set_case("kv03 v2: finished");
     return gk_report();
 }

@@ -244,6 +244,41 @@ Test(fault_reuse, writer_offsets_and_key_at_exact_capacity_allocate_nothing)
     cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
 }
 
+/* kv03.h, offset_bytes: finish rewrites the block offsets in place into the
+ * EF entries r_0..r_nb (KV03.md §5: nb + 1 of them), so a table with no
+ * free slot grows by exactly one, and offset_bytes reports it until the
+ * writer is freed. W = 1: 16 records fill the 16 slots (128 bytes, then 136
+ * after finish); 15 records leave one slot free (128 before and after). */
+Test(fault_reuse, finish_grows_a_full_offset_table_by_one_slot)
+{
+    for (int n = 15; n <= 16; n++) {
+        rsv_kv03_policy p = rsv_kv03_policy_default();
+        p.W = 1;
+        rsv_kv03_writer w;
+        long live = live_blocks;
+        cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+        char key[8];
+        for (int i = 0; i < n; i++) {
+            snprintf(key, sizeof key, "k%02d", i);
+            cr_assert_eq(rsv_kv03_writer_add(&w, key, 3, rsv_value_tombstone()), RSV_OK);
+        }
+        rsv_kv03_writer_stats s;
+        rsv_kv03_writer_get_stats(&w, &s);
+        cr_assert_eq(s.offset_bytes, 128, "%d records: offset_bytes %llu before finish", n,
+                     (unsigned long long)s.offset_bytes);
+        uint8_t *out = NULL;
+        size_t nbytes = 0;
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &nbytes), RSV_OK);
+        rsv_kv03_writer_get_stats(&w, &s);
+        uint64_t want = n == 16 ? 136 : 128;
+        cr_assert_eq(s.offset_bytes, want, "%d records: offset_bytes %llu after finish, want %llu", n,
+                     (unsigned long long)s.offset_bytes, (unsigned long long)want);
+        free(out);
+        rsv_kv03_writer_free(&w);
+        cr_assert_eq(live_blocks, live, "%d records: %ld blocks not freed", n, live_blocks - live);
+    }
+}
+
 /* merge.h, memory: the current output key's buffer holds its bytes + 8 and
  * grows from 64 bytes by doubling to the least capacity that holds them,
  * only when they do not fit. A file of three records, keys of 56, 56 and

@@ -240,7 +240,7 @@ typedef struct rsv_kv03_writer_stats {
     uint64_t buffered_bytes;  /* data-stream bytes in memory now */
     uint64_t buffered_max;    /* high-water mark of buffered_bytes */
     uint64_t buffer_capacity; /* bytes allocated for them (geometric growth) */
-    uint64_t offset_bytes;    /* block-offset table: 8 per block */
+    uint64_t offset_bytes;    /* block-offset table: 8 per slot (below) */
     int streaming;            /* 1 while a file sink is attached */
     uint64_t code_bytes;      /* v2: the codes used so far (bits + 16 per code), allocated */
 } rsv_kv03_writer_stats;
@@ -249,7 +249,10 @@ typedef struct rsv_kv03_writer_stats {
  * first-record array (c slots) + 8 per slot of the code-end array (c + 1),
  * i.e. bits + 16 c + 8. While one code is used they are the list's own
  * fixed room: RSV_KV03_MAX_CODE_BITS / 8 + 8 = 72 bytes of bits and c = 1,
- * so code_bytes = 96. */
+ * so code_bytes = 96. offset_bytes is 8 per slot of the block-offset table,
+ * which holds one slot per block and grows from 16 slots by doubling; finish
+ * rewrites it in place into the nb + 1 EF entries, so a table with no free
+ * slot grows by exactly one then (16 blocks: 128 bytes, 136 after finish). */
 RSV_API void rsv_kv03_writer_get_stats(const rsv_kv03_writer *w, rsv_kv03_writer_stats *out);
 
 /* One-shot batch encoder (§11.1) over an array of records. A record's code
