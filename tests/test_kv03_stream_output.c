@@ -176,10 +176,13 @@ Test(kv03_stream_output, offset_table_grows_only_when_full)
  * (bits 40..97: 12 whole bytes flushed in all). Bound 3: 4 > 3 after record
  * 0 (3 bytes flushed), 3 after record 1 (bits 24..47), 5 after record 2
  * (7 flushed), 6 after record 3 (12 flushed). flushed_bytes after each
- * record, by hand; the committed file is §12.3's either way. */
+ * record, by hand, and buffered_bytes (what stays: bound 4 {4, 1, 3, 1},
+ * bound 3 {1, 3, 1, 1}) and buffered_max (the peak before flushing: {4, 6,
+ * 6, 8} and {4, 4, 5, 6}); the committed file is §12.3's either way. */
 Test(kv03_stream_output, flush_only_past_the_bound)
 {
     static const uint64_t want[2][4] = {{0, 5, 5, 12}, {3, 3, 7, 12}};
+    static const uint64_t kept[2][4] = {{4, 1, 3, 1}, {1, 3, 1, 1}}, peak[2][4] = {{4, 6, 6, 8}, {4, 4, 5, 6}};
     char dir[] = "/tmp/rsv_stream_XXXXXX";
     make_dir(dir);
     char path[96];
@@ -196,6 +199,10 @@ Test(kv03_stream_output, flush_only_past_the_bound)
             rsv_kv03_writer_get_stats(&w, &st);
             cr_assert_eq(st.flushed_bytes, want[k][i], "bound %zu, record %d: %llu bytes flushed, want %llu",
                          bound, i, (unsigned long long)st.flushed_bytes, (unsigned long long)want[k][i]);
+            cr_assert(st.buffered_bytes == kept[k][i] && st.buffered_max == peak[k][i],
+                      "bound %zu, record %d: %llu bytes buffered (peak %llu), want %llu (%llu)", bound, i,
+                      (unsigned long long)st.buffered_bytes, (unsigned long long)st.buffered_max,
+                      (unsigned long long)kept[k][i], (unsigned long long)peak[k][i]);
         }
         cr_assert_eq(rsv_kv03_writer_commit(&w), RSV_OK);
         rsv_kv03_writer_free(&w);
@@ -203,6 +210,35 @@ Test(kv03_stream_output, flush_only_past_the_bound)
     }
     remove(path);
     cr_assert_eq(rmdir(dir), 0);
+}
+
+/* kv03.h: "For an in-memory writer everything stays buffered." The §12.3
+ * records end at data bits 30, 47, 61 and 97, so buffered_bytes and
+ * buffered_max are 4, 6, 8 and 13 after them (the header room the writer
+ * keeps in front of the data is not data), and nothing is flushed. */
+Test(kv03_stream_output, in_memory_writer_buffers_every_data_byte)
+{
+    static const uint64_t bits[4] = {30, 47, 61, 97}, bytes[4] = {4, 6, 8, 13};
+    rsv_kv03_policy p = rsv_kv03_policy_default();
+    rsv_kv03_writer w;
+    cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(rsv_kv03_writer_add(&w, RECS[i].key, RECS[i].key_len, RECS[i].value), RSV_OK);
+        rsv_kv03_writer_stats st;
+        rsv_kv03_writer_get_stats(&w, &st);
+        cr_assert(st.data_bits == bits[i] && st.flushed_bytes == 0 && st.buffered_bytes == bytes[i] &&
+                      st.buffered_max == bytes[i] && !st.streaming,
+                  "record %d: %llu bits, %llu flushed, %llu buffered (peak %llu), want %llu bits, %llu bytes", i,
+                  (unsigned long long)st.data_bits, (unsigned long long)st.flushed_bytes,
+                  (unsigned long long)st.buffered_bytes, (unsigned long long)st.buffered_max,
+                  (unsigned long long)bits[i], (unsigned long long)bytes[i]);
+    }
+    uint8_t *out = NULL;
+    size_t n = 0;
+    cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK);
+    cr_assert(n == 360 && memcmp(out, FILE_12_3, 360) == 0, "the file is not §12.3");
+    free(out);
+    rsv_kv03_writer_free(&w);
 }
 
 /* ---- states ------------------------------------------------------------- */

@@ -96,6 +96,7 @@ extern int guarded;        /* guarded mode: every allocation flush against a PRO
 extern size_t ngblocks;    /* live guarded blocks */
 extern int write_zero;     /* the next write_zero write calls return 0 (errno EINTR) */
 extern int write_fail, write_fail_errno; /* the next write_fail write calls fail: -1, errno write_fail_errno */
+extern int write_short;    /* > 0: each write moves at most that many bytes */
 extern long write_calls;
 extern int pio_fail, pio_short, fchmod_fail; /* pwrite/pread failures, short transfers; fchmod failures */
 extern int pwrite_zero, pread_zero; /* the next pwrite / pread calls return 0 (errno EINTR) */

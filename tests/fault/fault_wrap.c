@@ -149,6 +149,9 @@ int write_zero;
 long write_calls;
 /* the next `write_fail` calls fail: -1 with errno write_fail_errno */
 int write_fail, write_fail_errno;
+/* `write_short` > 0 caps each write at that many bytes (a short write, as a
+ * pipe, a signal or a file-size limit may cause) */
+int write_short;
 
 ssize_t __wrap_write(int fd, const void *p, size_t n)
 {
@@ -163,6 +166,7 @@ ssize_t __wrap_write(int fd, const void *p, size_t n)
         errno = EINTR;
         return 0;
     }
+    if (write_short > 0 && n > (size_t)write_short) n = (size_t)write_short;
     return __real_write(fd, p, n);
 }
 

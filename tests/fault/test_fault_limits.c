@@ -7,6 +7,9 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "../../codec/src/code_list.h"
 
 /* record.h, rsv_put_key_fc / rsv_put_key_kv03: the length guard returns
  * RSV_ERR_TOO_LARGE exactly from 8|K| + 258 (+ 129 for the KV03 form) past
@@ -159,4 +162,31 @@ Test(fault_limits, stream_writer_key_room_past_half_the_address_space_is_nomem, 
     rsv_stream_writer_free(&sw);
     rsv_writer_free(&out);
     cr_assert_eq(live_blocks, live, "%ld blocks not freed", live_blocks - live);
+}
+
+/* code_list.c: a full code list doubles its slots (first 8) while twice
+ * them, plus the ends array's extra slot, still fits size_t bytes: at 2^59
+ * slots the doubling is tried (its 2^63 + 8-byte resize, armed to fail:
+ * RSV_ERR_NOMEM), at 2^60 it is RSV_ERR_NOMEM before any allocation, since
+ * (2^61 + 1) · 8 bytes wraps to 8. The lists are white-box: m = cap slots
+ * in use, the arrays fake (never read: the resize fails or is not made).
+ * Kills code_list_c.aor.5f3327ba (the guard at SIZE_MAX / 16 + 1 lets 2^60
+ * through to an 8-byte resize). */
+Test(fault_limits, code_list_slots_past_2_60_are_nomem_before_any_allocation)
+{
+    static uint64_t fake[2];
+    static const uint8_t code[1] = {0x80};
+    for (int k = 59; k <= 60; k++) {
+        rsv__codes d;
+        memset(&d, 0, sizeof d);
+        d.cap = d.m = (size_t)1 << k;
+        d.ends = d.first = fake;
+        arm_alloc(0);
+        rsv_status st = rsv__codes_append(&d, rsv_view_make(code, 0, 1), 0);
+        int failed = alloc_failed;
+        disarm_alloc();
+        cr_assert_eq(st, RSV_ERR_NOMEM, "2^%d slots: %s", k, rsv_status_name(st));
+        cr_assert_eq(failed, k == 59, "2^%d slots: the resize %s", k, failed ? "was tried" : "was not tried");
+        cr_assert(d.cap == (size_t)1 << k && d.m == d.cap && d.ends == fake, "2^%d slots: the list changed", k);
+    }
 }
