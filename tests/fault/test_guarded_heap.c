@@ -88,12 +88,21 @@ Test(guarded_heap, merge_tree) { guarded_run(op_merge3, 0, "three-way merge (tre
  * 256 included, and at some L it fills the writer's growable buffer to its
  * last byte (with 64-byte first growth and doubling, the 64-byte stream). In guarded mode that buffer
  * ends right before a PROT_NONE page, so a copy of the data stream into the
- * file that reads one byte more faults. Each file reads back (open, scan,
- * cursor) as the record written. */
+ * file that reads one byte more faults. Each length is written twice: by
+ * rsv_kv03_writer_add (the field-by-field path) and by _add_span (the fast
+ * path of spans, which reserves the record's length computed in advance and
+ * stores 8 bytes at a time: a length computed short lets those stores run
+ * past the buffer's end at the lengths whose record ends in its last 8
+ * bytes, 512 − 288 − 8 past the header room). The buffer's capacity after
+ * the record holds the header room and the data, and is less than twice
+ * that plus 16 bytes of slack (kv03.h, buffer_capacity). Each file reads
+ * back (open, scan, cursor) as the record written. */
 Test(guarded_heap, memory_writer_data_stream_of_every_length)
 {
     int run = 0, pow2 = 0;
-    for (size_t L = 1; L <= 300; L++) {
+    for (size_t t = 0; t < 600; t++) {
+        size_t L = 1 + t / 2;
+        int span = t % 2;
         guarded = 1;
         uint8_t *key = malloc(L), *val = malloc(1);
         cr_assert(key && val);
@@ -105,13 +114,21 @@ Test(guarded_heap, memory_writer_data_stream_of_every_length)
         size_t n = 0;
         cr_assert_eq(rsv_kv03_writer_init(&w, &p, NULL, 0), RSV_OK);
         rsv_value v = {RSV_VALUE_PRESENT, val, 1};
-        cr_assert_eq(rsv_kv03_writer_add(&w, key, L, v), RSV_OK, "L = %zu", L);
-        cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK, "L = %zu", L);
-        rsv_kv03_writer_free(&w);
-        guarded = 0; /* the checks below allocate through libc */
+        rsv_value_span vs = {RSV_VALUE_PRESENT, 1, rsv_view_make(val, 0, 8)};
+        rsv_status st = span ? rsv_kv03_writer_add_span(&w, key, L, &vs) : rsv_kv03_writer_add(&w, key, L, v);
+        cr_assert_eq(st, RSV_OK, "L = %zu, span %d", L, span);
         unsigned e = 1; /* eg0(8L) = 2 bitlen(8L + 1) - 1 */
         while ((UINT64_C(1) << e) <= 8 * L + 1) e++;
         uint64_t extent = 3 + (2 * e - 1) + 8 * L + 1 + 3 + 8;
+        rsv_kv03_writer_stats ws;
+        rsv_kv03_writer_get_stats(&w, &ws);
+        uint64_t must = 288 + (extent + 7) / 8 + 16; /* kv03.h, buffer_capacity */
+        cr_assert(ws.buffer_capacity >= must - 16 && ws.buffer_capacity < 2 * must,
+                  "L = %zu, span %d: a buffer of %llu bytes for %llu", L, span,
+                  (unsigned long long)ws.buffer_capacity, (unsigned long long)must);
+        cr_assert_eq(rsv_kv03_writer_finish(&w, &out, &n), RSV_OK, "L = %zu", L);
+        rsv_kv03_writer_free(&w);
+        guarded = 0; /* the checks below allocate through libc */
         rsv_kv03_file f;
         cr_assert_eq(rsv_kv03_open(out, n, NULL, &f), RSV_OK, "L = %zu", L);
         cr_assert_eq(f.extent, extent, "L = %zu: extent %llu", L, (unsigned long long)f.extent);
@@ -140,8 +157,8 @@ Test(guarded_heap, memory_writer_data_stream_of_every_length)
         cr_assert_eq(ngblocks, 0, "L = %zu: %zu guarded blocks not freed", L, ngblocks);
         run++;
     }
-    cr_assert_eq(run, 300);
-    cr_assert_eq(pow2, 3);
+    cr_assert_eq(run, 600);
+    cr_assert_eq(pow2, 6);
 }
 
 /* N = nb·15 records (default policy, W = 15) for nb = 1…33 blocks, each a

@@ -239,12 +239,16 @@ typedef struct rsv_kv03_writer_stats {
     uint64_t flushed_bytes;   /* data-stream bytes already written to the file */
     uint64_t buffered_bytes;  /* data-stream bytes in memory now */
     uint64_t buffered_max;    /* high-water mark of buffered_bytes */
-    uint64_t buffer_capacity; /* bytes allocated for them (geometric growth) */
+    uint64_t buffer_capacity; /* bytes allocated for them (geometric growth, below) */
     uint64_t offset_bytes;    /* block-offset table: 8 per slot (below) */
     int streaming;            /* 1 while a file sink is attached */
     uint64_t code_bytes;      /* v2: the codes used so far (bits + 16 per code), allocated */
 } rsv_kv03_writer_stats;
-/* code_bytes is 0 before the first record, then the room of the code list's
+/* buffer_capacity grows by doubling from 64 bytes, only when a record does
+ * not fit, so without a size hint (the merge presizes its output) it stays
+ * below twice the most the buffer has had to hold: buffered_max bytes of
+ * data, an in-memory writer's 288-byte header room and 16 bytes of slack for
+ * 8-byte stores. code_bytes is 0 before the first record, then the room of the code list's
  * three arrays: the code bits' capacity in bytes + 8 per slot of the
  * first-record array (c slots) + 8 per slot of the code-end array (c + 1),
  * i.e. bits + 16 c + 8. While one code is used they are the list's own
