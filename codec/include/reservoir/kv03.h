@@ -246,7 +246,7 @@ typedef struct rsv_kv03_writer_stats {
 } rsv_kv03_writer_stats;
 /* buffer_capacity grows by doubling from 64 bytes, only when a record does
  * not fit, so without a size hint (the merge presizes its output) it stays
- * below twice the most the buffer has had to hold: buffered_max bytes of
+ * at most twice the most the buffer has had to hold: buffered_max bytes of
  * data, an in-memory writer's 288-byte header room and 16 bytes of slack for
  * 8-byte stores. code_bytes is 0 before the first record, then the room of the code list's
  * three arrays: the code bits' capacity in bytes + 8 per slot of the
