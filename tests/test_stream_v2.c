@@ -187,11 +187,16 @@ Test(stream_v2, failures_12_6)
     expect_failure(f, 126, c, 3, RSV_ERR_SORT_BACKSPACE, 51, 2);
 }
 
+/* stream.h: a set with a code that is a prefix of another (equal codes
+ * included) is RSV_ERR_SELECTOR_PREFIX, in whichever order they come. In
+ * {`11`, `1`} the later code is the prefix, and the bits stored after it (the
+ * zero padding) do not continue the earlier one: a compare that ran past
+ * the later code's end would miss it. */
 Test(stream_v2, set_not_prefix_free)
 {
-    const char *const sets[][4] = {{"0", "10", "11", "011"}, {"0", "0"}, {"", "1"}, {"10", "1"}};
-    const size_t ms[] = {4, 2, 2, 2};
-    for (size_t k = 0; k < 4; k++) {
+    const char *const sets[][4] = {{"0", "10", "11", "011"}, {"0", "0"}, {"", "1"}, {"10", "1"}, {"11", "1"}};
+    const size_t ms[] = {4, 2, 2, 2, 2};
+    for (size_t k = 0; k < 5; k++) {
         cset c;
         make_set(&c, sets[k], ms[k]);
         rsv_stream_reader sr;

@@ -697,7 +697,9 @@ Test(writer_fixed, growable_writer_grows_from_64_bytes_doubling)
  * least max(cap, 64) * 2^k that holds them plus 8 bytes of slack. By hand:
  * 64 bits need 8 + 8 = 16 bytes: the first allocation is 64. 960 zero bits
  * need 120 bytes, + 8 = 128 = 64 * 2, so cap is 128 (not 256). 1032 bits
- * need 129 > 128 bytes, + 8 = 137: the next growth gives 256. */
+ * need 129 > 128 bytes, + 8 = 137: the next growth gives 256. Where the
+ * slack alone decides: from 64 bytes, 1000 bits need 125 bytes, which 128
+ * would hold but 125 + 8 = 133 not: 256. */
 Test(writer_fixed, growable_writer_grows_to_the_least_doubling_that_holds_the_slack)
 {
     rsv_writer w;
@@ -708,6 +710,11 @@ Test(writer_fixed, growable_writer_grows_to_the_least_doubling_that_holds_the_sl
     cr_assert_eq(w.cap, 128, "cap %zu after 960 bits (120 bytes + 8 of slack)", w.cap);
     cr_assert_eq(rsv_put_zeros(&w, 72), RSV_OK);
     cr_assert_eq(w.cap, 256, "cap %zu after 1032 bits (129 bytes + 8 of slack)", w.cap);
+    rsv_writer_free(&w);
+    rsv_writer_init(&w);
+    cr_assert_eq(rsv_put_zeros(&w, 64), RSV_OK);
+    cr_assert_eq(rsv_put_zeros(&w, 936), RSV_OK);
+    cr_assert_eq(w.cap, 256, "cap %zu after 1000 bits (125 bytes + 8 of slack)", w.cap);
     rsv_writer_free(&w);
 }
 
