@@ -237,6 +237,26 @@ Test(record_stream, vector)
     rsv_stream_writer_free(&sw);
     rsv_writer_free(&out);
 
+    /* stream.h: the stream starts at out's bit count at init (start). Into a
+     * writer already holding 5 bits `10110`, the same 100 bits follow them
+     * and the extent is still 100. */
+    rsv_writer_init(&out);
+    cr_assert_eq(rsv_put(&out, 0x16, 5), RSV_OK);
+    cr_assert_eq(rsv_stream_writer_init(&sw, &out, NULL, 0), RSV_OK);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(rsv_stream_writer_add(&sw, RECS[i].key, RECS[i].key_len, RECS[i].value), RSV_OK);
+    cr_assert_eq(rsv_stream_writer_extent(&sw), 100, "extent %llu after a 5-bit prefix",
+                 (unsigned long long)rsv_stream_writer_extent(&sw));
+    cr_assert_eq(rsv_writer_bits(&out), 105);
+    const uint8_t *d = rsv_writer_data(&out);
+    cr_assert_eq(d[0] >> 3, 0x16, "the prefix");
+    for (unsigned i = 0; i < 100; i++) {
+        unsigned want = (STREAM[i / 8] >> (7 - i % 8)) & 1u, j = i + 5;
+        cr_assert_eq((d[j / 8] >> (7 - j % 8)) & 1u, want, "stream bit %u after the prefix", i);
+    }
+    rsv_stream_writer_free(&sw);
+    rsv_writer_free(&out);
+
     rsv_stream_reader sr;
     rsv_stream_record rec;
     int more;
