@@ -4,7 +4,10 @@
  * compare and copy helpers the merge uses, at every source and destination
  * bit offset 0..7, lengths 0..>128 bits, views flush with the start and the
  * end of exactly-sized heap buffers (ASan reports any byte loaded outside),
- * and fixed writers with and without room for 8-byte stores. */
+ * and fixed writers with and without room for 8-byte stores. Built twice:
+ * test_bits_fast_portable compiles this file with RSV_PORTABLE_BITS, where
+ * the 64-bit word loop of the long copy runs without the SSE2 loop before
+ * it (tests/CMakeLists.txt). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
