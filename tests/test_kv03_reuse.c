@@ -68,6 +68,40 @@ static void expect_spec_records(rsv_kv03_cursor *c)
     cr_assert_eq(more, 0);
 }
 
+/* kv03.h: rsv_kv03_cursor_next skips the value. For each §12.3 record it
+ * gives the key, kind and length of RECS (the spec's records) with
+ * value.data NULL, and the walk leaves the cursor without a value buffer
+ * (val NULL, val_cap 0): no value byte was copied or borrowed. Records 0
+ * and 3 are present values of 1 and 2 bytes ("x", "yz"), so materializing
+ * them would set data. */
+Test(kv03_reuse, cursor_next_copies_no_value)
+{
+    rsv_kv03_file f;
+    cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &f), RSV_OK);
+    rsv_kv03_cursor c;
+    cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+    rsv_kv03_entry e;
+    int more;
+    size_t present = 0;
+    for (size_t i = 0; i < 4; i++) {
+        cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK, "record %zu", i);
+        cr_assert_eq(more, 1);
+        cr_assert_eq(e.key_len, RECS[i].key_len);
+        cr_assert_eq(memcmp(e.key, RECS[i].key, e.key_len), 0, "key %zu", i);
+        cr_assert_eq(e.value.kind, RECS[i].value.kind, "state %zu", i);
+        cr_assert_eq(e.value.len, RECS[i].value.len, "value length %zu", i);
+        cr_assert_null(e.value.data, "record %zu: cursor_next set value.data", i);
+        present += RECS[i].value.kind == RSV_VALUE_PRESENT && RECS[i].value.len > 0;
+    }
+    cr_assert_eq(present, 2, "RECS holds two non-empty present values");
+    cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+    cr_assert_eq(more, 0);
+    cr_assert_null(c.val);
+    cr_assert_eq(c.val_cap, 0);
+    rsv_kv03_cursor_free(&c);
+    rsv_kv03_close(&f);
+}
+
 Test(kv03_reuse, cursor_reset_keeps_buffers_and_restarts)
 {
     rsv_kv03_file f, fe;

@@ -216,15 +216,18 @@ Test(kv03_v2_crafted, dictionary_order_first_difference_at_a_64_bit_boundary)
     }
 }
 
-/* §12.5's records with code 2 replaced by `11` ‖ 0^z (the data stream is
- * unchanged: block 1's control R = 2 now precedes the longer code). */
-static void long_code(unsigned z, uint8_t **b, size_t *n)
+/* §12.5's records with code 2 replaced by `11` ‖ 0^z (j = 2), or code 0 by
+ * `0` ‖ 0^z (j = 0); the list stays sorted and prefix-free, and the data
+ * stream is unchanged (block 1's control R = 2 now precedes the longer code
+ * 2). */
+static void long_code(unsigned j, unsigned z, uint8_t **b, size_t *n)
 {
-    static char code2[600];
-    memset(code2, '0', sizeof code2);
-    code2[0] = code2[1] = '1';
-    code2[2 + z] = 0;
-    const char *codes[3] = {"0", "10", code2};
+    static char code[600];
+    memset(code, '0', sizeof code);
+    code[0] = j == 2 ? '1' : '0';
+    code[1] = j == 2 ? '1' : '0';
+    code[(j == 2 ? 2 : 1) + z] = 0;
+    const char *codes[3] = {j == 0 ? code : "0", "10", j == 2 ? code : "11"};
     static const uint64_t offs[2] = {0, 61}, seeds[2] = {0, 2};
     rsv_kv03b_spec s = {{RSV_BACKSPACE_EG, 0, 3, 3}, 6,
                         "010 0001001 01100001 1 010 01111000  1 0001001 01100010 0  000010010 10 1 11"
@@ -233,14 +236,22 @@ static void long_code(unsigned z, uint8_t **b, size_t *n)
     cr_assert_eq(rsv_kv03b_build(&s, b, n), 0);
 }
 
+/* The §6.3 length check (the spec's MAY, taken) covers every code, the first
+ * included: code 2 or code 0 of 513 bits is TOO_LARGE. */
 Test(kv03_v2_crafted, codes_over_512_bits_too_large)
 {
     uint8_t *b;
     size_t n;
-    long_code(511, &b, &n); /* 513 bits: the spec's MAY, taken */
-    check("513-bit code", b, n, (expect){RSV_ERR_TOO_LARGE, NONE, 0, RSV_ERR_TOO_LARGE});
+    long_code(2, 511, &b, &n); /* 513 bits: the spec's MAY, taken */
+    check("513-bit code 2", b, n, (expect){RSV_ERR_TOO_LARGE, NONE, 0, RSV_ERR_TOO_LARGE});
     free(b);
-    long_code(510, &b, &n); /* 512 bits pass §6.3; block 1: R = 2 < 512 after EG0 `011` (61..63) */
+    long_code(0, 512, &b, &n); /* code 0 = 0^513 */
+    check("513-bit code 0", b, n, (expect){RSV_ERR_TOO_LARGE, NONE, 0, RSV_ERR_TOO_LARGE});
+    rsv_kv03d_report rep;
+    rsv_kv03d_report_init(&rep);
+    cr_assert(rsv_kv03d_file(b, n, NULL, NULL, 0, &rep), "code 0: codec and oracle differ: %s", rep.msg);
+    free(b);
+    long_code(2, 510, &b, &n); /* 512 bits pass §6.3; block 1: R = 2 < 512 after EG0 `011` (61..63) */
     check("512-bit code", b, n, (expect){RSV_ERR_RETAINED_PRECEDES_CODE, 3, 64, RSV_ERR_RETAINED_PRECEDES_CODE});
     free(b);
 }

@@ -450,7 +450,9 @@ typedef struct rsv_kv03_cursor {
 } rsv_kv03_cursor;
 
 RSV_API rsv_status rsv_kv03_cursor_init(rsv_kv03_cursor *c, const rsv_kv03_file *f);
-/* Key rebuilt, value skipped (value_span describes it; value is unset). */
+/* Key rebuilt, value skipped: value_span describes it, out->value holds its
+ * kind and length with data NULL (nothing is copied, borrowed or allocated
+ * for it). */
 RSV_API rsv_status rsv_kv03_cursor_next(rsv_kv03_cursor *c, rsv_kv03_entry *out, int *more);
 /* Key rebuilt and value materialized in out->value (three states kept); a
  * present value's data is borrowed from the file when the value starts on a
