@@ -27,6 +27,12 @@ Test(kv03_read, open_errors)
     memcpy(v, FILE_12_3, 360);
     memcpy(v, "EVRT.IX\0", 8);
     cr_assert_eq(rsv_kv03_open(v, 360, NULL, &f), RSV_ERR_WRONG_KIND);
+    /* both magics are 8 bytes, the NUL included: a different byte 7 is
+     * neither an index object nor a KV file */
+    memcpy(v, "EVRT.IX\1", 8);
+    cr_assert_eq(rsv_kv03_open(v, 360, NULL, &f), RSV_ERR_BAD_MAGIC);
+    memcpy(v, "EVRT.KV\1", 8);
+    cr_assert_eq(rsv_kv03_open(v, 360, NULL, &f), RSV_ERR_BAD_MAGIC);
     memcpy(v, FILE_12_3, 360);
     v[68] ^= 0x80;
     cr_assert_eq(rsv_kv03_open(v, 360, NULL, &f), RSV_ERR_HEADER_CRC);
