@@ -16,6 +16,20 @@
 
 #include "kv03_vectors.h"
 
+/* kv03.h: a file opened from memory owns no mapping (map NULL, map_len 0),
+ * whatever the caller's struct held before, so rsv_kv03_close unmaps
+ * nothing. */
+Test(kv03_read, memory_open_owns_no_mapping)
+{
+    rsv_kv03_file f;
+    memset(&f, 0xab, sizeof f);
+    cr_assert_eq(rsv_kv03_open(FILE_12_3, 360, NULL, &f), RSV_OK);
+    cr_assert_null(f.map);
+    cr_assert_eq(f.map_len, 0);
+    rsv_kv03_close(&f);
+    cr_assert_null(f.map);
+}
+
 Test(kv03_read, open_errors)
 {
     uint8_t v[360];

@@ -118,6 +118,22 @@ static void o23(rsv_surgeon *s) { rsv_sg_set_body(s, 272); rsv_sg_reseal(s); }
 static void o24(rsv_surgeon *s) { rsv_sg_set(s, RSV_SG_D_EXTENT, 8, 105); rsv_sg_reseal(s); }
 /* 25: L = 4, canonical L for U = 97, n = 2 is 5 */
 static void o25(rsv_surgeon *s) { rsv_sg_set(s, RSV_SG_D_L, 1, 4); rsv_sg_reseal(s); }
+/* 25: section 4 (sparse samples) 4 bytes longer, so its length is not a
+ * multiple of 8; sections 5-7 move up to the next multiple of 8 with their
+ * bytes and the body grows to match (16, 17, 22-24 pass, and L and the
+ * lengths of sections 1-3 are canonical as in the §12.3 file) */
+static void o25b(rsv_surgeon *s)
+{
+    uint64_t body = s->n - 96, end4 = rsv_sg_get(s, RSV_SG_SEC_OFF(4), 8) + rsv_sg_get(s, RSV_SG_SEC_LEN(4), 8);
+    uint64_t shift = ((end4 + 4 + 7) & ~(uint64_t)7) - rsv_sg_get(s, RSV_SG_SEC_OFF(5), 8);
+    uint64_t from = rsv_sg_get(s, RSV_SG_SEC_OFF(5), 8);
+    rsv_sg_set_body(s, (size_t)(body + shift));
+    memmove(s->b + 96 + from + shift, s->b + 96 + from, (size_t)(body - from));
+    memset(s->b + 96 + from, 0, (size_t)shift);
+    rsv_sg_set(s, RSV_SG_SEC_LEN(4), 8, rsv_sg_get(s, RSV_SG_SEC_LEN(4), 8) + 4);
+    for (int i = 5; i < 8; i++) rsv_sg_set(s, RSV_SG_SEC_OFF(i), 8, rsv_sg_get(s, RSV_SG_SEC_OFF(i), 8) + shift);
+    rsv_sg_reseal(s);
+}
 /* 26: section 6 of 12 bytes: section 7 still starts at align8(260) = 264
  * and ends the body (22, 23 pass; 24, 25 do not look at section 6) */
 static void o26a(rsv_surgeon *s) { rsv_sg_set(s, RSV_SG_SEC_LEN(6), 8, 12); rsv_sg_reseal(s); }
@@ -358,6 +374,7 @@ static const rsv_sr_row k_rows[] = {
     {"status_open23_trailing_sections", OPEN, 23, E(TRAILING_SECTIONS), ANY, ANY, 0, o23},
     {"status_open24_bit_section_extent", OPEN, 24, E(BIT_SECTION_EXTENT), ANY, ANY, 0, o24},
     {"status_open25_ef_shape", OPEN, 25, E(EF_SHAPE), ANY, ANY, 0, o25},
+    {"status_open25_sparse_length", OPEN, 25, E(EF_SHAPE), ANY, ANY, 0, o25b},
     {"status_open26_dictionary_shape_12", OPEN, 26, E(DICTIONARY_SHAPE), ANY, ANY, 0, o26a},
     {"status_open26_dictionary_shape_0", OPEN, 26, E(DICTIONARY_SHAPE), ANY, ANY, 0, o26b},
     {"status_open27_metadata", OPEN, 27, E(METADATA), ANY, ANY, 0, o27},

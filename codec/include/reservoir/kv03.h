@@ -290,7 +290,7 @@ typedef struct rsv_kv03_file {
     rsv_ef ef;
     rsv_view data;        /* section 0, `extent` bits */
     const uint8_t *code;  /* C0 = the first dict_bits bits of section 5 */
-    void *map;            /* set by rsv_kv03_open_path */
+    void *map;            /* set by rsv_kv03_open_path; NULL (map_len 0) after rsv_kv03_open */
     size_t map_len;
     /* v2 (KV03.md §6): pointers only, set by open, read by nobody at open */
     const uint8_t *dict;     /* section 5 bytes (dict_bits bits) */
