@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kv03_build.h"
+#include "kv03_diff.h"
 #include "kv03_surgeon.h"
 #include "reservoir/kv03.h"
 #include "kv03_vectors.h"
@@ -469,4 +471,100 @@ Test(kv03_seek_errors, code_past_the_dictionary_leaves_the_walk_alone)
     rsv_kv03_cursor_free(&c);
     rsv_kv03_close(&f);
     free(bytes);
+}
+
+/* A seek that walks to the end and fails the terminal check reports the
+ * last record, as the walk does (seek.c: fw->i - 1), also when that record
+ * is record 0. Hand-built (kv03_build.h): W = 2, codes `0`, `10` (m = 2),
+ * one record "a"→"x" with code 0 (seed 0): block start R = 1 `010`, S = 8
+ * `0001001`, `01100001`, value `1 010 01111000`: 30 bits, cont_0 = 1 + 8 = 9.
+ * With terminal 9 seek_code(1) finds no record; with terminal 10 the walk
+ * and both seeks fail TERMINAL_MISMATCH at record 0, bit 30, and the oracle
+ * agrees with the codec's walk. */
+Test(kv03_seek_errors, terminal_mismatch_of_a_one_record_file_is_record_0)
+{
+    static const char *codes[2] = {"0", "10"};
+    static const uint64_t offs[1] = {0}, seeds[1] = {0};
+    for (uint64_t terminal = 9; terminal <= 10; terminal++) {
+        rsv_kv03b_spec sp = {{RSV_BACKSPACE_EG, 0, 2, 3}, 1, "010 0001001 01100001 1 010 01111000", offs,
+                             terminal, 0, 0, codes, 2, seeds};
+        uint8_t *b;
+        size_t n;
+        cr_assert_eq(rsv_kv03b_build(&sp, &b, &n), 0);
+        rsv_kv03_file f;
+        cr_assert_eq(rsv_kv03_open(b, n, NULL, &f), RSV_OK);
+        cr_assert_eq(rsv_kv03_code_count(&f), 2);
+        rsv_status want = terminal == 9 ? RSV_OK : RSV_ERR_TERMINAL_MISMATCH;
+        rsv_kv03_frames fw;
+        rsv_kv03_frame fr;
+        int more = 1;
+        cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+        cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), want, "terminal %llu: walk", (unsigned long long)terminal);
+        if (want) {
+            cr_assert(fw.diag.record == 0 && fw.diag.bit == 30, "walk at record %llu bit %llu",
+                      (unsigned long long)fw.diag.record, (unsigned long long)fw.diag.bit);
+            rsv_kv03d_report rep;
+            rsv_kv03d_report_init(&rep);
+            cr_assert(rsv_kv03d_file(b, n, NULL, NULL, 0, &rep), "codec and oracle differ: %s", rep.msg);
+        }
+        cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 1), want, "terminal %llu: frames seek", (unsigned long long)terminal);
+        if (want)
+            cr_assert(fw.diag.status == want && fw.diag.record == 0 && fw.diag.bit == 30,
+                      "frames seek at record %llu bit %llu", (unsigned long long)fw.diag.record,
+                      (unsigned long long)fw.diag.bit);
+        else {
+            cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
+            cr_assert_eq(more, 0, "no record has code 1");
+        }
+        rsv_kv03_cursor c;
+        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+        cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 1), want, "terminal %llu: cursor seek", (unsigned long long)terminal);
+        rsv_kv03_diag cd = rsv_kv03_cursor_diag(&c);
+        if (want) cr_assert(cd.status == want && cd.record == 0 && cd.bit == 30, "cursor seek at record %llu bit %llu",
+                            (unsigned long long)cd.record, (unsigned long long)cd.bit);
+        rsv_kv03_cursor_free(&c);
+        rsv_kv03_close(&f);
+        free(b);
+    }
+}
+
+/* kv03.h: on a one-code file (m = 1, the §12.3 file) and the empty file
+ * (m = 0) the only code index is 0. rsv_kv03_frames_seek_code(0) restarts
+ * the walk at record 0; j = 1 is RSV_ERR_INVALID_ARGUMENT and leaves the
+ * walk where it was, unpoisoned (as code_past_the_dictionary_leaves_the_walk_alone
+ * for m = 2). */
+Test(kv03_seek_errors, one_code_files_seek_only_code_0)
+{
+    const uint8_t *files[2] = {FILE_12_3, FILE_EMPTY};
+    const size_t sizes[2] = {360, 320};
+    const uint64_t records[2] = {4, 0};
+    for (int k = 0; k < 2; k++) {
+        rsv_kv03_file f;
+        cr_assert_eq(rsv_kv03_open(files[k], sizes[k], NULL, &f), RSV_OK);
+        cr_assert_eq(f.m, (uint64_t)(1 - k), "file %d: m", k);
+        rsv_kv03_frames fw;
+        rsv_kv03_frame fr;
+        int more = 1;
+        cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
+        if (records[k]) {
+            cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
+            cr_assert(more && fr.index == 0);
+        }
+        cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 1), RSV_ERR_INVALID_ARGUMENT, "file %d: seek 1", k);
+        cr_assert_eq(rsv_kv03_frames_diag(&fw).status, RSV_OK, "file %d: poisoned by an argument error", k);
+        if (records[k]) { /* the walk goes on at record 1 */
+            cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
+            cr_assert(more && fr.index == 1, "file %d: record %llu after the refused seek", k,
+                      (unsigned long long)fr.index);
+        }
+        cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 0), RSV_OK, "file %d: seek 0", k);
+        uint64_t i = 0;
+        while (rsv_kv03_frames_next(&fw, &fr, &more) == RSV_OK && more) {
+            cr_assert_eq(fr.index, i, "file %d: record %llu after seek 0", k, (unsigned long long)fr.index);
+            i++;
+        }
+        cr_assert_eq(rsv_kv03_frames_diag(&fw).status, RSV_OK);
+        cr_assert_eq(i, records[k], "file %d: %llu records after seek 0", k, (unsigned long long)i);
+        rsv_kv03_close(&f);
+    }
 }
