@@ -531,7 +531,7 @@ Test(kv03_seek_errors, terminal_mismatch_of_a_one_record_file_is_record_0)
 /* kv03.h: on a one-code file (m = 1, the §12.3 file) and the empty file
  * (m = 0) the only code index is 0. rsv_kv03_frames_seek_code(0) restarts
  * the walk at record 0; j = 1 is RSV_ERR_INVALID_ARGUMENT and leaves the
- * walk where it was, unpoisoned (as code_past_the_dictionary_leaves_the_walk_alone
+ * walk where it was, unpoisoned; the same for rsv_kv03_cursor_seek_code (as code_past_the_dictionary_leaves_the_walk_alone
  * for m = 2). */
 Test(kv03_seek_errors, one_code_files_seek_only_code_0)
 {
@@ -565,6 +565,27 @@ Test(kv03_seek_errors, one_code_files_seek_only_code_0)
         }
         cr_assert_eq(rsv_kv03_frames_diag(&fw).status, RSV_OK);
         cr_assert_eq(i, records[k], "file %d: %llu records after seek 0", k, (unsigned long long)i);
+        /* the same for the cursor's seek */
+        rsv_kv03_cursor c;
+        rsv_kv03_entry e;
+        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
+        if (records[k]) {
+            cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+            cr_assert(more && e.index == 0);
+        }
+        cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 1), RSV_ERR_INVALID_ARGUMENT, "file %d: cursor seek 1", k);
+        cr_assert_eq(rsv_kv03_cursor_diag(&c).status, RSV_OK, "file %d: cursor poisoned by an argument error", k);
+        if (records[k]) {
+            cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
+            cr_assert(more && e.index == 1 && e.key_len == 2 && memcmp(e.key, "ab", 2) == 0,
+                      "file %d: the cursor after the refused seek", k);
+        }
+        cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 0), RSV_OK, "file %d: cursor seek 0", k);
+        for (i = 0; rsv_kv03_cursor_next(&c, &e, &more) == RSV_OK && more; i++)
+            cr_assert_eq(e.index, i, "file %d: cursor record %llu after seek 0", k, (unsigned long long)e.index);
+        cr_assert_eq(rsv_kv03_cursor_diag(&c).status, RSV_OK);
+        cr_assert_eq(i, records[k], "file %d: %llu cursor records after seek 0", k, (unsigned long long)i);
+        rsv_kv03_cursor_free(&c);
         rsv_kv03_close(&f);
     }
 }
