@@ -329,6 +329,44 @@ static rsv_status add_bits(rsv_stream_writer *sw, const char *code, const char *
     return rsv_stream_writer_add_coded(sw, c, n, key, strlen(key), rsv_value_tombstone());
 }
 
+/* stream.h: add_coded with code = NULL uses the init's C0. For C0 = `1`,
+ * `10`, `0110` (not the default `0`, whose bits past its end are zeros too)
+ * two records through add_coded(NULL) give the bits of the same records
+ * through add, and record 0 starts with b = EG0(0) `1` and all of C0
+ * (KV03.md §12.4, the stream's record 0). */
+Test(stream_v2, add_coded_null_is_the_init_code)
+{
+    static const char *const c0[3] = {"1", "10", "0110"};
+    for (int k = 0; k < 3; k++) {
+        uint8_t code[8] = {0};
+        uint64_t c = rsv_parse_bits(c0[k], code, sizeof code, 0);
+        cr_assert_neq(c, UINT64_MAX);
+        rsv_writer oa, ob;
+        rsv_writer_init(&oa);
+        rsv_writer_init(&ob);
+        rsv_stream_writer a, b;
+        cr_assert_eq(rsv_stream_writer_init(&a, &oa, code, c), RSV_OK);
+        cr_assert_eq(rsv_stream_writer_init(&b, &ob, code, c), RSV_OK);
+        cr_assert_eq(rsv_stream_writer_add_coded(&a, NULL, 0, "a", 1, rsv_value_tombstone()), RSV_OK);
+        cr_assert_eq(rsv_stream_writer_add_coded(&a, NULL, 0, "b", 1, rsv_value_present("x", 1)), RSV_OK);
+        cr_assert_eq(rsv_stream_writer_add(&b, "a", 1, rsv_value_tombstone()), RSV_OK);
+        cr_assert_eq(rsv_stream_writer_add(&b, "b", 1, rsv_value_present("x", 1)), RSV_OK);
+        uint64_t e = rsv_stream_writer_extent(&a);
+        cr_assert_eq(e, rsv_stream_writer_extent(&b), "C0 %s: extents", c0[k]);
+        cr_assert_eq(memcmp(rsv_writer_data(&oa), rsv_writer_data(&ob), (size_t)((e + 7) / 8)), 0, "C0 %s: bits",
+                     c0[k]);
+        const uint8_t *d = rsv_writer_data(&oa);
+        cr_assert_eq(rsv_get_bit(d, 0), 1, "C0 %s: record 0's b = EG0(0)", c0[k]);
+        for (uint64_t i = 0; i < c; i++)
+            cr_assert_eq(rsv_get_bit(d, 1 + i), rsv_get_bit(code, i), "C0 %s: code bit %llu", c0[k],
+                         (unsigned long long)i);
+        rsv_stream_writer_free(&a);
+        rsv_stream_writer_free(&b);
+        rsv_writer_free(&oa);
+        rsv_writer_free(&ob);
+    }
+}
+
 Test(stream_v2, writer_checks)
 {
     rsv_writer out;

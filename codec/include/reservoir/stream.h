@@ -90,6 +90,8 @@ static inline uint64_t rsv_stream_writer_extent(const rsv_stream_writer *sw)
 {
     return rsv_writer_bits(sw->out) - sw->start;
 }
+/* Release the writer's buffers (not `out`). A freed writer may only be
+ * initialized again or freed again (a no-op); sw = NULL is ignored. */
 RSV_API void rsv_stream_writer_free(rsv_stream_writer *sw);
 
 typedef struct rsv_stream_record {
