@@ -528,64 +528,79 @@ Test(kv03_seek_errors, terminal_mismatch_of_a_one_record_file_is_record_0)
     }
 }
 
+/* The frames walker or the cursor behind one interface, so that one test
+ * body checks both seeks. */
+typedef struct walker {
+    int cursor;
+    rsv_kv03_frames fw;
+    rsv_kv03_cursor c;
+} walker;
+
+static rsv_status w_init(walker *w, const rsv_kv03_file *f)
+{
+    return w->cursor ? rsv_kv03_cursor_init(&w->c, f) : rsv_kv03_frames_init(&w->fw, f);
+}
+
+/* The next record's index in *index when *more. */
+static rsv_status w_next(walker *w, uint64_t *index, int *more)
+{
+    rsv_kv03_frame fr;
+    rsv_kv03_entry e;
+    rsv_status st = w->cursor ? rsv_kv03_cursor_next(&w->c, &e, more) : rsv_kv03_frames_next(&w->fw, &fr, more);
+    if (st == RSV_OK && *more) *index = w->cursor ? e.index : fr.index;
+    return st;
+}
+
+static rsv_status w_seek(walker *w, uint64_t j)
+{
+    return w->cursor ? rsv_kv03_cursor_seek_code(&w->c, j) : rsv_kv03_frames_seek_code(&w->fw, j);
+}
+
+static rsv_status w_status(walker *w)
+{
+    return w->cursor ? rsv_kv03_cursor_diag(&w->c).status : rsv_kv03_frames_diag(&w->fw).status;
+}
+
 /* kv03.h: on a one-code file (m = 1, the §12.3 file) and the empty file
- * (m = 0) the only code index is 0. rsv_kv03_frames_seek_code(0) restarts
- * the walk at record 0; j = 1 is RSV_ERR_INVALID_ARGUMENT and leaves the
- * walk where it was, unpoisoned; the same for rsv_kv03_cursor_seek_code (as code_past_the_dictionary_leaves_the_walk_alone
- * for m = 2). */
+ * (m = 0) the only code index is 0. Seeking code 0 (rsv_kv03_frames_seek_code
+ * and rsv_kv03_cursor_seek_code) restarts the walk at record 0; j = 1 is
+ * RSV_ERR_INVALID_ARGUMENT and leaves the walk where it was, unpoisoned (as
+ * code_past_the_dictionary_leaves_the_walk_alone for m = 2). */
 Test(kv03_seek_errors, one_code_files_seek_only_code_0)
 {
     const uint8_t *files[2] = {FILE_12_3, FILE_EMPTY};
     const size_t sizes[2] = {360, 320};
     const uint64_t records[2] = {4, 0};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 4; k++) {
+        int file = k / 2;
+        walker w;
+        memset(&w, 0, sizeof w);
+        w.cursor = k % 2;
+        const char *what = w.cursor ? "cursor" : "frames";
         rsv_kv03_file f;
-        cr_assert_eq(rsv_kv03_open(files[k], sizes[k], NULL, &f), RSV_OK);
-        cr_assert_eq(f.m, (uint64_t)(1 - k), "file %d: m", k);
-        rsv_kv03_frames fw;
-        rsv_kv03_frame fr;
+        cr_assert_eq(rsv_kv03_open(files[file], sizes[file], NULL, &f), RSV_OK);
+        cr_assert_eq(f.m, (uint64_t)(1 - file), "file %d: m", file);
+        uint64_t index = UINT64_MAX;
         int more = 1;
-        cr_assert_eq(rsv_kv03_frames_init(&fw, &f), RSV_OK);
-        if (records[k]) {
-            cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
-            cr_assert(more && fr.index == 0);
+        cr_assert_eq(w_init(&w, &f), RSV_OK);
+        if (records[file]) {
+            cr_assert_eq(w_next(&w, &index, &more), RSV_OK);
+            cr_assert(more && index == 0);
         }
-        cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 1), RSV_ERR_INVALID_ARGUMENT, "file %d: seek 1", k);
-        cr_assert_eq(rsv_kv03_frames_diag(&fw).status, RSV_OK, "file %d: poisoned by an argument error", k);
-        if (records[k]) { /* the walk goes on at record 1 */
-            cr_assert_eq(rsv_kv03_frames_next(&fw, &fr, &more), RSV_OK);
-            cr_assert(more && fr.index == 1, "file %d: record %llu after the refused seek", k,
-                      (unsigned long long)fr.index);
+        cr_assert_eq(w_seek(&w, 1), RSV_ERR_INVALID_ARGUMENT, "file %d, %s: seek 1", file, what);
+        cr_assert_eq(w_status(&w), RSV_OK, "file %d, %s: poisoned by an argument error", file, what);
+        if (records[file]) { /* the walk goes on at record 1 */
+            cr_assert_eq(w_next(&w, &index, &more), RSV_OK);
+            cr_assert(more && index == 1, "file %d, %s: record %llu after the refused seek", file, what,
+                      (unsigned long long)index);
         }
-        cr_assert_eq(rsv_kv03_frames_seek_code(&fw, 0), RSV_OK, "file %d: seek 0", k);
+        cr_assert_eq(w_seek(&w, 0), RSV_OK, "file %d, %s: seek 0", file, what);
         uint64_t i = 0;
-        while (rsv_kv03_frames_next(&fw, &fr, &more) == RSV_OK && more) {
-            cr_assert_eq(fr.index, i, "file %d: record %llu after seek 0", k, (unsigned long long)fr.index);
-            i++;
-        }
-        cr_assert_eq(rsv_kv03_frames_diag(&fw).status, RSV_OK);
-        cr_assert_eq(i, records[k], "file %d: %llu records after seek 0", k, (unsigned long long)i);
-        /* the same for the cursor's seek */
-        rsv_kv03_cursor c;
-        rsv_kv03_entry e;
-        cr_assert_eq(rsv_kv03_cursor_init(&c, &f), RSV_OK);
-        if (records[k]) {
-            cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
-            cr_assert(more && e.index == 0);
-        }
-        cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 1), RSV_ERR_INVALID_ARGUMENT, "file %d: cursor seek 1", k);
-        cr_assert_eq(rsv_kv03_cursor_diag(&c).status, RSV_OK, "file %d: cursor poisoned by an argument error", k);
-        if (records[k]) {
-            cr_assert_eq(rsv_kv03_cursor_next(&c, &e, &more), RSV_OK);
-            cr_assert(more && e.index == 1 && e.key_len == 2 && memcmp(e.key, "ab", 2) == 0,
-                      "file %d: the cursor after the refused seek", k);
-        }
-        cr_assert_eq(rsv_kv03_cursor_seek_code(&c, 0), RSV_OK, "file %d: cursor seek 0", k);
-        for (i = 0; rsv_kv03_cursor_next(&c, &e, &more) == RSV_OK && more; i++)
-            cr_assert_eq(e.index, i, "file %d: cursor record %llu after seek 0", k, (unsigned long long)e.index);
-        cr_assert_eq(rsv_kv03_cursor_diag(&c).status, RSV_OK);
-        cr_assert_eq(i, records[k], "file %d: %llu cursor records after seek 0", k, (unsigned long long)i);
-        rsv_kv03_cursor_free(&c);
+        for (; w_next(&w, &index, &more) == RSV_OK && more; i++)
+            cr_assert_eq(index, i, "file %d, %s: record %llu after seek 0", file, what, (unsigned long long)index);
+        cr_assert_eq(w_status(&w), RSV_OK);
+        cr_assert_eq(i, records[file], "file %d, %s: %llu records after seek 0", file, what, (unsigned long long)i);
+        if (w.cursor) rsv_kv03_cursor_free(&w.c);
         rsv_kv03_close(&f);
     }
 }
