@@ -431,7 +431,7 @@ Test(api_arguments, merge)
     uint8_t *bytes = two_code_file(&n);
     rsv_kv03_file f;
     cr_assert_eq(rsv_kv03_open(bytes, n, &k_pol, &f), RSV_OK);
-    const rsv_kv03_file *in[2] = {&f, &f}, *in_null[2] = {&f, NULL};
+    const rsv_kv03_file *in[2] = {&f, &f}, *in_null[2] = {&f, NULL}, *null_in[2] = {NULL, &f};
     rsv_merge m;
     rsv_merge_free(NULL);
     cr_assert_eq(rsv_merge_init(NULL, in, 2, 0), RSV_ERR_INVALID_ARGUMENT);
@@ -442,6 +442,8 @@ Test(api_arguments, merge)
     cr_assert_eq(rsv_merge_init(&m, in, 2, 0x80), RSV_ERR_INVALID_ARGUMENT);
     expect_argument_failure(&m, 2);
     cr_assert_eq(rsv_merge_init(&m, in_null, 2, 0), RSV_ERR_INVALID_ARGUMENT);
+    expect_argument_failure(&m, 2);
+    cr_assert_eq(rsv_merge_init(&m, null_in, 2, 0), RSV_ERR_INVALID_ARGUMENT); /* the first input too */
     expect_argument_failure(&m, 2);
     cr_assert_eq(rsv_merge_init_path(&m, in, 2, 0, NULL), RSV_ERR_INVALID_ARGUMENT);
     expect_argument_failure(&m, 2);

@@ -263,7 +263,16 @@ Test(kv03_v2_merge, init_check_order)
     expect_init_failure(b, 3, RSV_ERR_DICTIONARY_ORDER, 2);
     blob c[2] = {s, bad};
     expect_init_failure(c, 2, RSV_ERR_DICTIONARY_ORDER, 1);
-    free(s.b), free(bad.b), free(other.b), free(c01.b);
+    /* input 0's dictionary is checked too, and first: offsets [0, 1, 1, 5]
+     * (file byte 96 + 248 + 16 → 1) make input 2's DICTIONARY_SHAPE */
+    blob shape = spec_12_5();
+    shape.b[96 + 248 + 16] = 1;
+    cr_assert_eq(rsv_kv03_seal(shape.b, shape.n), RSV_OK);
+    blob d[3] = {bad, s, shape};
+    expect_init_failure(d, 3, RSV_ERR_DICTIONARY_ORDER, 0);
+    blob e[2] = {s, shape};
+    expect_init_failure(e, 2, RSV_ERR_DICTIONARY_SHAPE, 1);
+    free(s.b), free(bad.b), free(other.b), free(c01.b), free(shape.b);
 }
 
 /* §12.5 corruption table, cursor-walk column, seen through a merge (the
