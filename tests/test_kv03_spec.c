@@ -353,6 +353,45 @@ Test(merge, equals_12_3)
     free(b);
 }
 
+/* merge.h: rsv_merge_step sets *done = 1 once every input is consumed, and
+ * 0 before. The two inputs of equals_12_3 hold four distinct keys, so steps
+ * 1-4 each emit one record with done 0 and step 5 emits none with done
+ * exactly 1; the output is the §12.3 file. With an empty third input
+ * (FILE_EMPTY) the merge runs through the tree of losers (n >= 3) instead
+ * of the head scan, with the same steps and file. */
+Test(merge, step_sets_done_to_1_after_the_last_key)
+{
+    rsv_record older[2] = {RECS[0], {(const uint8_t *)"b", 1, {RSV_VALUE_PRESENT, NULL, 0}}};
+    rsv_record newer[2] = {RECS[1], RECS[3]};
+    uint8_t *a, *b, *out;
+    size_t nout;
+    rsv_kv03_file fa, fb, fe;
+    encode_open(older, 2, &a, &fa);
+    encode_open(newer, 2, &b, &fb);
+    cr_assert_eq(rsv_kv03_open(FILE_EMPTY, 320, NULL, &fe), RSV_OK);
+    const rsv_kv03_file *in[3] = {&fa, &fb, &fe};
+    for (size_t n = 2; n <= 3; n++) {
+        rsv_merge m;
+        cr_assert_eq(rsv_merge_init(&m, in, n, 0), RSV_OK);
+        for (int k = 1; k <= 5; k++) {
+            int done = -1;
+            cr_assert_eq(rsv_merge_step(&m, &done), RSV_OK, "n %zu, step %d", n, k);
+            cr_assert_eq(done, k == 5, "n %zu, step %d: done %d", n, k, done);
+            cr_assert_eq(rsv_merge_emitted(&m), (uint64_t)(k < 5 ? k : 4), "n %zu, step %d", n, k);
+        }
+        cr_assert_eq(rsv_merge_finish(&m, &out, &nout), RSV_OK);
+        cr_assert_eq(nout, 360);
+        cr_assert_eq(memcmp(out, FILE_12_3, 360), 0, "n %zu", n);
+        free(out);
+        rsv_merge_free(&m);
+    }
+    rsv_kv03_close(&fa);
+    rsv_kv03_close(&fb);
+    rsv_kv03_close(&fe);
+    free(a);
+    free(b);
+}
+
 /* rsv_kv03_seal checks its arguments: a buffer shorter than the 96-byte header
  * is RSV_ERR_TRUNCATED_HEADER and stays unwritten; NULL is INVALID_ARGUMENT.
  * At exactly 96 bytes the body is empty, so the body CRC field becomes
