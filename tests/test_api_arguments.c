@@ -794,6 +794,10 @@ Test(api_arguments, output_paths)
     cr_assert_eq(rsv_merge_finish(&m, &out, &len), RSV_ERR_STATE); /* a path merge */
     cr_assert_eq(rsv_merge_commit(&m), RSV_OK);
     cr_assert_eq(rsv_merge_commit(&m), RSV_ERR_STATE); /* after a commit */
+    int cdone = -1; /* a committed merge takes no step either, and the misuses do not poison it */
+    cr_assert_eq(rsv_merge_step(&m, &cdone), RSV_ERR_STATE);
+    cr_assert_eq(cdone, 0);
+    cr_assert_eq(rsv_merge_diag(&m).status, RSV_OK);
     rsv_merge_free(&m);
     rsv_kv03_file g;
     cr_assert_eq(rsv_kv03_open_path_copy(p1, &k_pol, &g), RSV_OK);
