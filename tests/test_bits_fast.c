@@ -227,7 +227,8 @@ static int same_bits(const uint8_t *x, const uint8_t *y, uint64_t n)
  * window passed is that view's, rsv__view_lo/rsv__view_hi:
  *  - rsv__copy_bits and rsv__acc_copy (after one accumulated bit, so the
  *    bulk and SSE2 loops start at every accumulator offset) write exactly
- *    the source bits after the kept destination bits;
+ *    the source bits after the kept destination bits; rsv__acc_copy also
+ *    from a copy of the source whose window runs 16 bytes past the view;
  *  - rsv__key_store (lengths ending on a byte boundary of the destination)
  *    keeps the destination's first bits and stores the literal after them;
  *    rsv__key_greater agrees with a bit-at-a-time order of that key against
@@ -240,7 +241,7 @@ Test(bits_fast, every_copy_every_length_and_offset)
     for (unsigned len = 0; len <= 700; len++)
         for (unsigned so = 0; so < 8; so++) {
             size_t n = (so + len + 7) / 8;
-            uint8_t *src = random_bytes(n);
+            uint8_t *src = random_bytes(n), *wide = random_bytes(n + 16);
             uint64_t lo = rsv__view_lo(so), hi = rsv__view_hi(so, len);
             for (unsigned d = 0; d < 8; d++) {
                 uint8_t dst[100], ref[100]; /* 8 + 1 + 700 bits and 8 bytes of store slack */
@@ -256,6 +257,15 @@ Test(bits_fast, every_copy_every_length_and_offset)
                 set_bit(ref, d, 1);
                 for (unsigned i = 0; i < len; i++) set_bit(ref, d + 1 + i, get_bit(src, so + i));
                 cr_assert(same_bits(dst, ref, d + 1 + len), "acc_copy len %u so %u d %u", len, so, d);
+                /* the same copy from a window 16 bytes longer than the view:
+                 * the bulk loops must still stop at len (their step counts
+                 * are clamped by the window only when it is short) */
+                memcpy(wide, src, n);
+                a = rsv__acc_begin(dst, d);
+                rsv__acc_bits(&a, 1, 1);
+                rsv__acc_copy(&a, wide, so, lo, hi + 16, len);
+                cr_assert_eq(rsv__acc_end(&a, dst), d + 1 + len);
+                cr_assert(same_bits(dst, ref, d + 1 + len), "acc_copy, wide window, len %u so %u d %u", len, so, d);
 
                 if ((d + len) % 8 == 0) { /* a key literal after d inherited bits */
                     uint8_t key[100], old[100];
@@ -288,6 +298,7 @@ Test(bits_fast, every_copy_every_length_and_offset)
                 cases++;
             }
             free(src);
+            free(wide);
         }
     cr_assert_eq(cases, 701u * 8 * 8);
 }
