@@ -261,6 +261,8 @@ Test(bits_fast, every_copy_every_length_and_offset)
                  * the bulk loops must still stop at len (their step counts
                  * are clamped by the window only when it is short) */
                 memcpy(wide, src, n);
+                for (size_t i = 0; i < sizeof dst; i++) dst[i] = (uint8_t)~ref[i]; /* every bit from d on must be written */
+                for (unsigned i = 0; i < d; i++) set_bit(dst, i, get_bit(ref, i));
                 a = rsv__acc_begin(dst, d);
                 rsv__acc_bits(&a, 1, 1);
                 rsv__acc_copy(&a, wide, so, lo, hi + 16, len);
