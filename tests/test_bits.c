@@ -3,10 +3,11 @@
  * every single-bit and two-bit word (64 + 64*64 values), every all-ones
  * prefix and suffix (UINT64_MAX >> s, UINT64_MAX << s, s = 0..63), 0 where
  * defined, and 200000 SplitMix64 words thinned by a random mask. Which paths
- * run depends on the build: GNU builtins normally, the portable fallbacks
- * with -DRSV_PORTABLE_BITS=ON (the same test, compiled the other way). In
- * builds without NDEBUG, RSV_ASSERT's abort on a broken precondition is
- * checked too (rsv__clz64(0)). */
+ * run depends on how this file is compiled: the GNU builtins in test_bits,
+ * the portable fallbacks in test_bits_portable (this file again with
+ * RSV_PORTABLE_BITS defined; tests/CMakeLists.txt), so every build of the
+ * gate runs both. In builds without NDEBUG, RSV_ASSERT's abort on a broken
+ * precondition is checked too (rsv__clz64(0)). */
 #include <criterion/criterion.h>
 #include <signal.h>
 

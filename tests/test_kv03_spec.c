@@ -309,15 +309,22 @@ static void encode_open(const rsv_record *r, size_t n, uint8_t **bytes, rsv_kv03
     cr_assert_eq(rsv_kv03_open(*bytes, len, NULL, f), RSV_OK);
 }
 
-Test(merge, equals_12_3)
+/* The two inputs of the §12.3 merge, each encoded and opened: older
+ * {"a"→"x", "b"→""} and newer {"ab"→⊥, "ba"→"yz"} (RECS[1], RECS[3]). */
+static void open_12_3_inputs(uint8_t **a, uint8_t **b, rsv_kv03_file *fa, rsv_kv03_file *fb)
 {
     rsv_record older[2] = {RECS[0], {(const uint8_t *)"b", 1, {RSV_VALUE_PRESENT, NULL, 0}}};
     rsv_record newer[2] = {RECS[1], RECS[3]};
+    encode_open(older, 2, a, fa);
+    encode_open(newer, 2, b, fb);
+}
+
+Test(merge, equals_12_3)
+{
     uint8_t *a, *b, *out;
     size_t nout;
     rsv_kv03_file fa, fb;
-    encode_open(older, 2, &a, &fa);
-    encode_open(newer, 2, &b, &fb);
+    open_12_3_inputs(&a, &b, &fa, &fb);
     const rsv_kv03_file *in[2] = {&fa, &fb};
     cr_assert_eq(rsv_merge_files(in, 2, 0, &out, &nout), RSV_OK);
     cr_assert_eq(nout, 360);
@@ -361,13 +368,10 @@ Test(merge, equals_12_3)
  * of the head scan, with the same steps and file. */
 Test(merge, step_sets_done_to_1_after_the_last_key)
 {
-    rsv_record older[2] = {RECS[0], {(const uint8_t *)"b", 1, {RSV_VALUE_PRESENT, NULL, 0}}};
-    rsv_record newer[2] = {RECS[1], RECS[3]};
     uint8_t *a, *b, *out;
     size_t nout;
     rsv_kv03_file fa, fb, fe;
-    encode_open(older, 2, &a, &fa);
-    encode_open(newer, 2, &b, &fb);
+    open_12_3_inputs(&a, &b, &fa, &fb);
     cr_assert_eq(rsv_kv03_open(FILE_EMPTY, 320, NULL, &fe), RSV_OK);
     const rsv_kv03_file *in[3] = {&fa, &fb, &fe};
     for (size_t n = 2; n <= 3; n++) {
