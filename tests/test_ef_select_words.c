@@ -114,6 +114,36 @@ Test(ef_select_words, every_density)
     free(v);
 }
 
+/* A dense group at the §4 limit: last - first = 4095 (4096 is sparse; see
+ * ef_build::sparse_at_exactly_4096). n = 2048, r_0..r_254 = f, r_255.. = U
+ * with U = 3840 + f: q = floor(U / 2048) = 1, L = 0, so group 0's first
+ * position is f and its last entry's high bit is U + 255 = first + 4095,
+ * the farthest a dense select may go. With f = 1 that bit is 4096, the first
+ * bit of word 64, which the search loads because 64 * 64 - first = 4095 is
+ * still under the limit; with f = 0 it is bit 4095, the last bit of word 63.
+ * Every entry is selected (check_all: both popcount paths). */
+Test(ef_select_words, dense_group_spanning_4095)
+{
+    uint64_t *v = malloc(2048 * sizeof *v);
+    cr_assert_not_null(v);
+    for (uint64_t f = 0; f <= 1; f++) {
+        for (uint64_t i = 0; i < 2048; i++) v[i] = i < 255 ? f : 3840 + f;
+        encoded_ef e;
+        encode_ef(&e, v, 2048);
+        cr_assert_eq(e.lay.L, 0);
+        cr_assert_eq(e.lay.sparse_bytes, 0, "f %llu: group 0 is dense", (unsigned long long)f);
+        uint64_t first = 0, sparse = 0;
+        for (int b = 7; b >= 0; b--) first = first << 8 | e.sa[b], sparse = sparse << 8 | e.sa[8 + b];
+        cr_assert_eq(first, f);
+        cr_assert_eq(sparse, UINT64_MAX);
+        uint64_t last = 3840 + f + 255;
+        cr_assert_eq((e.hi[last / 8] >> (last % 8)) & 1, 1, "entry 255's high bit at first + 4095");
+        free(e.buf);
+        check_all(v, 2048);
+    }
+    free(v);
+}
+
 /* The sparse fixture of the tests below (n = 4096): 3840 zeros, then
  * v[i] = (i - 3839) << 20. */
 static uint64_t *sparse_fixture(uint64_t n)
