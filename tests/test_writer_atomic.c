@@ -2,6 +2,9 @@
  *  - rsv_put_key_fc on a fixed writer one byte short: RSV_ERR_TOO_LARGE and
  *    no bit written (writer.h: "a rejected call leaves the contents
  *    unchanged"); with room, the bits hand-encoded from CODES.md/KV03.md;
+ *  - both key forms (rsv_put_key_fc, rsv_put_key_kv03) under a limit one bit
+ *    short of their length (TOO_LARGE, nothing written) and exactly at it
+ *    (the spec's bits), for 100 key pairs;
  *  - rsv__kv03_writer_add_framed (the merge's writer entry) rejects a suffix
  *    whose length is not key_bits - lcp, and an lcp > 0 on the first record,
  *    with RSV_ERR_INVALID_ARGUMENT (each condition alone), which poisons the
@@ -35,6 +38,75 @@ Test(writer_atomic, put_key_fc_exact_fit_and_one_byte_short)
     cr_assert_eq(rsv_writer_bits(&w), 26);
     static const uint8_t want[4] = {0x84, 0x58, 0x58, 0x80};
     cr_assert_eq(memcmp(buf, want, 4), 0, "%02x %02x %02x %02x", buf[0], buf[1], buf[2], buf[3]);
+}
+
+/* Both key forms at a limit exact to the bit (record.h: "atomic on
+ * failure"). For every pair of keys below, the expected bits come from the
+ * spec written as plain loops: kept = the bit lcp, EG0(v) = bitlen(v + 1) - 1
+ * zeros then v + 1 in binary (CODES.md §3), the fc form EG0(8|P| - kept)
+ * EG0(8|K| - kept) K[kept, 8|K|) (KV03.md §2.1), the KV03 form with local =
+ * kept, EG0(S) K[kept, 8|K|) (§2.2). A growable writer limited to the
+ * length - 1 bits must refuse with TOO_LARGE and no bit written; limited to
+ * the length it must write exactly those bits. The keys give backspaces
+ * and suffix lengths from 0 to 24 bits, among them 1 and 2 (0x60 then 0x61:
+ * kept 7), whose EG0 lengths differ from any other order's. */
+typedef struct {
+    uint8_t b[200];
+    size_t n;
+} ref_bits;
+
+static void ref_put(ref_bits *r, uint64_t v, unsigned width)
+{
+    for (unsigned i = width; i-- > 0;) r->b[r->n++] = (uint8_t)((v >> i) & 1);
+}
+
+static void ref_eg0(ref_bits *r, uint64_t v)
+{
+    unsigned len = 0;
+    for (uint64_t x = v + 1; x; x >>= 1) len++;
+    ref_put(r, 0, len - 1);
+    ref_put(r, v + 1, len);
+}
+
+static uint64_t ref_lcp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+    uint64_t i = 0;
+    while (i < 8 * na && i < 8 * nb && ((a[i / 8] >> (7 - i % 8)) & 1) == ((b[i / 8] >> (7 - i % 8)) & 1)) i++;
+    return i;
+}
+
+static void expect_at_limit(int fc, const uint8_t *prev, size_t np, const uint8_t *key, size_t nk)
+{
+    ref_bits r = {{0}, 0};
+    uint64_t kept = ref_lcp(prev, np, key, nk);
+    if (fc) ref_eg0(&r, 8 * np - kept);
+    ref_eg0(&r, 8 * nk - kept);
+    for (uint64_t i = kept; i < 8 * nk; i++) ref_put(&r, (key[i / 8] >> (7 - i % 8)) & 1, 1);
+    for (int fits = 0; fits <= 1; fits++) {
+        rsv_writer w;
+        rsv_writer_init(&w);
+        rsv_writer_set_limit(&w, r.n - 1 + (uint64_t)fits);
+        rsv_status st = fc ? rsv_put_key_fc(&w, prev, np, key, nk) : rsv_put_key_kv03(&w, key, nk, kept);
+        cr_assert_eq(st, fits ? RSV_OK : RSV_ERR_TOO_LARGE, "%s |P| %zu |K| %zu kept %llu, limit %zu: status %d",
+                     fc ? "fc" : "kv03", np, nk, (unsigned long long)kept, r.n - 1 + (size_t)fits, (int)st);
+        cr_assert_eq(rsv_writer_bits(&w), fits ? r.n : 0, "%s |P| %zu |K| %zu kept %llu: %llu bits", fc ? "fc" : "kv03",
+                     np, nk, (unsigned long long)kept, (unsigned long long)rsv_writer_bits(&w));
+        const uint8_t *d = rsv_writer_data(&w);
+        for (size_t i = 0; fits && i < r.n; i++)
+            cr_assert_eq((d[i / 8] >> (7 - i % 8)) & 1, r.b[i], "%s |P| %zu |K| %zu: bit %zu", fc ? "fc" : "kv03", np,
+                         nk, i);
+        rsv_writer_free(&w);
+    }
+}
+
+Test(writer_atomic, put_key_forms_at_a_bit_exact_limit)
+{
+    static const uint8_t keys[][3] = {{0}, {0x60}, {0x61}, {0x62}, {0x7f}, {0x80}, {0xff},
+                                      {0x60, 0x00}, {0x61, 0x80}, {0x61, 0x62, 0x63}};
+    static const size_t len[] = {0, 1, 1, 1, 1, 1, 1, 2, 2, 3};
+    for (size_t a = 0; a < sizeof len / sizeof len[0]; a++)
+        for (size_t b = 0; b < sizeof len / sizeof len[0]; b++)
+            for (int fc = 0; fc <= 1; fc++) expect_at_limit(fc, keys[a], len[a], keys[b], len[b]);
 }
 
 static void framed_rejects(uint64_t nfirst, uint64_t lcp, uint64_t key_bits, uint64_t suffix_bits)

@@ -20,7 +20,9 @@
  * both widths from an empty writer). The key pointer is a 1-byte buffer: with no previous key
  * (and local = 0) neither call reads it before the reserve fails. Kills
  * keys_c.ror.ef4e7d53 and keys_c.const.355eef0d (the guard moved below the
- * bound, which turns the NOMEM into TOO_LARGE). */
+ * bound, which turns the NOMEM into TOO_LARGE). Lengths whose 8|K| wraps u64
+ * are TOO_LARGE too (keys_c.const.999259a5: the KV03 guard's bound divided
+ * by 7 lets 2^61 + 1 through). */
 Test(fault_limits, key_length_guards_end_where_the_width_stops_fitting_u64)
 {
     static const uint8_t one[1] = {0xA5};
@@ -45,6 +47,26 @@ Test(fault_limits, key_length_guards_end_where_the_width_stops_fitting_u64)
             rsv_writer_free(&w);
         }
     }
+    /* lengths far past the bound whose 8|K| wraps u64 to a small number
+     * (2^61 + 1 → 8, 2^61 + 3 → 24): TOO_LARGE all the same, with no
+     * reserve tried and no key byte read (a guard checked against a wrapped
+     * width would write EG0(8) and the key's first byte, or fail NOMEM) */
+    static const uint64_t wrapping[2] = {(UINT64_C(1) << 61) + 1, (UINT64_C(1) << 61) + 3};
+    for (int form = 0; form < 2; form++)
+        for (int k = 0; k < 2; k++) {
+            rsv_writer w;
+            rsv_writer_init(&w);
+            arm_alloc(0);
+            rsv_status st = form ? rsv_put_key_kv03(&w, one, (size_t)wrapping[k], 0)
+                                 : rsv_put_key_fc(&w, NULL, 0, one, (size_t)wrapping[k]);
+            int failed = alloc_failed;
+            disarm_alloc();
+            cr_assert_eq(st, RSV_ERR_TOO_LARGE, "%s form, |K| = %llu: %s", form ? "KV03" : "stream",
+                         (unsigned long long)wrapping[k], rsv_status_name(st));
+            cr_assert_eq(failed, 0);
+            cr_assert_eq(rsv_writer_bits(&w), 0);
+            rsv_writer_free(&w);
+        }
     /* the previous key's bound: 8|P| must fit u64, so |P| = UINT64_MAX / 8 is
      * accepted (the lcp reads min(|P|, |K|) = 1 byte of each; the backspace
      * 8|P| - 8 and the empty suffix need a small reserve, armed to fail) and
