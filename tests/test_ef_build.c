@@ -66,6 +66,38 @@ static uint64_t le64(const uint8_t *p)
     return x;
 }
 
+/* The last group is partial and sparse. n = 2056 = 8 * 256 + 8: r_0..r_2054
+ * = 0, r_2055 = U = 4111 (q = floor(4111 / 2056) = 1, L = 0, H = 6167).
+ * Groups 0-7 hold zeros (span 255, dense); group 8 holds entries 2048..2055
+ * with first = 0 + 2048 and last = 4111 + 2055 = 6166: 4118 >= 4096, sparse,
+ * so section 4 holds its 8 entries (positions 2048..2054, then 6166). The
+ * group count is ceil(n / 256) = 9: a count that drops the partial group
+ * would plan no sparse section for it. */
+Test(ef_build, partial_last_group_sparse)
+{
+    static uint64_t v[2056];
+    for (int i = 0; i < 2056; i++) v[i] = i < 2055 ? 0 : 4111;
+    rsv_ef_layout lay;
+    cr_assert_eq(rsv_ef_plan(v, 2056, &lay), RSV_OK);
+    cr_assert_eq(lay.L, 0);
+    cr_assert_eq(lay.H, 4111 + 2056);
+    cr_assert_eq(lay.samples_bytes, 16 * 9);
+    cr_assert_eq(lay.sparse_bytes, 8 * 8, "sparse_bytes %llu", (unsigned long long)lay.sparse_bytes);
+    size_t total = (size_t)(lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes);
+    uint8_t *out = calloc(1, total);
+    cr_assert_not_null(out);
+    rsv_ef_encode(v, &lay, out);
+    const uint8_t *samples = out + lay.low_bytes + lay.high_bytes, *sparse = samples + lay.samples_bytes;
+    for (int g = 0; g < 8; g++) {
+        cr_assert_eq(le64(samples + 16 * g), 256 * (uint64_t)g);
+        cr_assert_eq(le64(samples + 16 * g + 8), UINT64_MAX, "group %d dense", g);
+    }
+    cr_assert_eq(le64(samples + 16 * 8), 2048);
+    cr_assert_eq(le64(samples + 16 * 8 + 8), 0, "group 8 sparse from section-4 entry 0");
+    for (int i = 0; i < 8; i++) cr_assert_eq(le64(sparse + 8 * i), i < 7 ? 2048 + (uint64_t)i : 6166);
+    free(out);
+}
+
 /* §4 "Samples": a group is sparse when last - first >= 4096, dense below.
  * n = 2048 entries (8 groups): r_0..r_254 = 0, r_255 = r_256 = ... = U.
  * U = 3841: q = floor(3841 / 2048) = 1, L = 0; group 0 has first = 0 and
