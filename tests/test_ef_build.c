@@ -2,7 +2,9 @@
  * overflow limit, rsv_ef_plan's argument and order statuses. Expected sizes
  * are computed by hand from §4: q = floor(U / n), L = bitlen(q) - 1 (0 when
  * q = 0), H = (U >> L) + n, low = 8 ceil(nL / 64), high = 8 ceil(H / 64),
- * samples = 16 ceil(n / 256); sparse groups: last - first >= 4096. */
+ * samples = 16 ceil(n / 256); sparse groups: last - first >= 4096, with
+ * the samples and section 4 of two layouts written out by hand (a partial
+ * last group that is sparse; two sparse groups). */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -95,6 +97,47 @@ Test(ef_build, partial_last_group_sparse)
     cr_assert_eq(le64(samples + 16 * 8), 2048);
     cr_assert_eq(le64(samples + 16 * 8 + 8), 0, "group 8 sparse from section-4 entry 0");
     for (int i = 0; i < 8; i++) cr_assert_eq(le64(sparse + 8 * i), i < 7 ? 2048 + (uint64_t)i : 6166);
+    free(out);
+}
+
+/* Two sparse groups, the second after the first's entries. n = 4096:
+ * r = 0 for entries 0..510, 3900 for 511..766, 7800 from 767 on (U = 7800,
+ * q = 1, L = 0). Group 1 (256..511) spans 3900 + 255 = 4155 and group 2
+ * (512..767) spans 4155 too: both sparse, group 1 at section-4 entry 0 and
+ * group 2 at entry 256 (§4: "the number of u64 entries already in section
+ * 4"); groups 0 and 3..15 span 255. Every field of the samples and of
+ * section 4 is checked by hand, then every entry is selected back. */
+Test(ef_build, two_sparse_groups)
+{
+    static uint64_t v[4096];
+    for (int i = 0; i < 4096; i++) v[i] = i < 511 ? 0 : i < 767 ? 3900 : 7800;
+    rsv_ef_layout lay;
+    cr_assert_eq(rsv_ef_plan(v, 4096, &lay), RSV_OK);
+    cr_assert_eq(lay.L, 0);
+    cr_assert_eq(lay.H, 7800 + 4096);
+    cr_assert_eq(lay.samples_bytes, 16 * 16);
+    cr_assert_eq(lay.sparse_bytes, 8 * 512);
+    size_t total = (size_t)(lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes);
+    uint8_t *out = calloc(1, total);
+    cr_assert_not_null(out);
+    rsv_ef_encode(v, &lay, out);
+    const uint8_t *high = out + lay.low_bytes, *samples = high + lay.high_bytes,
+                  *sparse = samples + lay.samples_bytes;
+    for (uint64_t g = 0; g < 16; g++) {
+        uint64_t first = (g == 0 || g == 1 ? 0 : g == 2 ? 3900 : 7800) + 256 * g;
+        uint64_t sp = g == 1 ? 0 : g == 2 ? 256 : UINT64_MAX;
+        cr_assert_eq(le64(samples + 16 * g), first, "group %llu: first", (unsigned long long)g);
+        cr_assert_eq(le64(samples + 16 * g + 8), sp, "group %llu: sparse field", (unsigned long long)g);
+    }
+    for (uint64_t i = 256; i < 768; i++) /* (r_i >> L) + i for both groups' entries, in order */
+        cr_assert_eq(le64(sparse + 8 * (i - 256)), v[i] + i, "section-4 entry %llu", (unsigned long long)(i - 256));
+    rsv_ef ef;
+    rsv_ef_init(&ef, &lay, out, high, samples, sparse, lay.sparse_bytes);
+    for (uint64_t i = 0; i < 4096; i++) {
+        uint64_t x = ~v[i];
+        cr_assert_eq(rsv_ef_select(&ef, i, &x), RSV_OK, "select %llu", (unsigned long long)i);
+        cr_assert_eq(x, v[i], "select %llu", (unsigned long long)i);
+    }
     free(out);
 }
 
