@@ -48,8 +48,8 @@ Test(writer_atomic, put_key_fc_exact_fit_and_one_byte_short)
  * kept, EG0(S) K[kept, 8|K|) (§2.2). A growable writer limited to the
  * length - 1 bits must refuse with TOO_LARGE and no bit written; limited to
  * the length it must write exactly those bits. The keys give backspaces
- * and suffix lengths from 0 to 24 bits, among them 1 and 2 (0x60 then 0x61:
- * kept 7), whose EG0 lengths differ from any other order's. */
+ * and suffix lengths from 0 to 24 bits, among them 1 (0x60 then 0x61: kept
+ * 7), whose EG0 code (3 bits) is a bit longer than its EG1 code (2 bits). */
 typedef struct {
     uint8_t b[200];
     size_t n;
