@@ -55,9 +55,12 @@ typedef struct {
     size_t n;
 } ref_bits;
 
+/* Counts every bit but stores only what fits; the caller checks n against
+ * the array (the longest string here is 42 bits). */
 static void ref_put(ref_bits *r, uint64_t v, unsigned width)
 {
-    for (unsigned i = width; i-- > 0;) r->b[r->n++] = (uint8_t)((v >> i) & 1);
+    for (unsigned i = width; i-- > 0; r->n++)
+        if (r->n < sizeof r->b) r->b[r->n] = (uint8_t)((v >> i) & 1);
 }
 
 static void ref_eg0(ref_bits *r, uint64_t v)
@@ -82,6 +85,7 @@ static void expect_at_limit(int fc, const uint8_t *prev, size_t np, const uint8_
     if (fc) ref_eg0(&r, 8 * np - kept);
     ref_eg0(&r, 8 * nk - kept);
     for (uint64_t i = kept; i < 8 * nk; i++) ref_put(&r, (key[i / 8] >> (7 - i % 8)) & 1, 1);
+    cr_assert_leq(r.n, sizeof r.b);
     for (int fits = 0; fits <= 1; fits++) {
         rsv_writer w;
         rsv_writer_init(&w);
