@@ -243,6 +243,7 @@ Test(bits_fast, every_copy_every_length_and_offset)
             size_t n = (so + len + 7) / 8;
             uint8_t *src = random_bytes(n), *wide = random_bytes(n + 16);
             uint64_t lo = rsv__view_lo(so), hi = rsv__view_hi(so, len);
+            memcpy(wide, src, n); /* the same view inside a window 16 bytes longer */
             for (unsigned d = 0; d < 8; d++) {
                 uint8_t dst[100], ref[100]; /* 8 + 1 + 700 bits and 8 bytes of store slack */
                 for (size_t i = 0; i < sizeof dst; i++) dst[i] = ref[i] = (uint8_t)rnd();
@@ -260,7 +261,6 @@ Test(bits_fast, every_copy_every_length_and_offset)
                 /* the same copy from a window 16 bytes longer than the view:
                  * the bulk loops must still stop at len (their step counts
                  * are clamped by the window only when it is short) */
-                memcpy(wide, src, n);
                 for (size_t i = 0; i < sizeof dst; i++) dst[i] = (uint8_t)~ref[i]; /* every bit from d on must be written */
                 for (unsigned i = 0; i < d; i++) set_bit(dst, i, get_bit(ref, i));
                 a = rsv__acc_begin(dst, d);

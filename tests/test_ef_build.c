@@ -68,6 +68,28 @@ static uint64_t le64(const uint8_t *p)
     return x;
 }
 
+/* Plans and encodes v (every test below then reads the encoding back by
+ * hand): the sections of one calloc'd buffer, freed with free(e.out). */
+typedef struct {
+    rsv_ef_layout lay;
+    uint8_t *out;
+    const uint8_t *high, *samples, *sparse;
+} encoded;
+
+static encoded encode(const uint64_t *v, uint64_t n)
+{
+    encoded e;
+    cr_assert_eq(rsv_ef_plan(v, n, &e.lay), RSV_OK);
+    size_t total = (size_t)(e.lay.low_bytes + e.lay.high_bytes + e.lay.samples_bytes + e.lay.sparse_bytes);
+    e.out = calloc(1, total);
+    cr_assert_not_null(e.out);
+    rsv_ef_encode(v, &e.lay, e.out);
+    e.high = e.out + e.lay.low_bytes;
+    e.samples = e.high + e.lay.high_bytes;
+    e.sparse = e.samples + e.lay.samples_bytes;
+    return e;
+}
+
 /* The last group is partial and sparse. n = 2056 = 8 * 256 + 8: r_0..r_2054
  * = 0, r_2055 = U = 4111 (q = floor(4111 / 2056) = 1, L = 0, H = 6167).
  * Groups 0-7 hold zeros (span 255, dense); group 8 holds entries 2048..2055
@@ -79,17 +101,12 @@ Test(ef_build, partial_last_group_sparse)
 {
     static uint64_t v[2056];
     for (int i = 0; i < 2056; i++) v[i] = i < 2055 ? 0 : 4111;
-    rsv_ef_layout lay;
-    cr_assert_eq(rsv_ef_plan(v, 2056, &lay), RSV_OK);
-    cr_assert_eq(lay.L, 0);
-    cr_assert_eq(lay.H, 4111 + 2056);
-    cr_assert_eq(lay.samples_bytes, 16 * 9);
-    cr_assert_eq(lay.sparse_bytes, 8 * 8, "sparse_bytes %llu", (unsigned long long)lay.sparse_bytes);
-    size_t total = (size_t)(lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes);
-    uint8_t *out = calloc(1, total);
-    cr_assert_not_null(out);
-    rsv_ef_encode(v, &lay, out);
-    const uint8_t *samples = out + lay.low_bytes + lay.high_bytes, *sparse = samples + lay.samples_bytes;
+    encoded e = encode(v, 2056);
+    const uint8_t *samples = e.samples, *sparse = e.sparse;
+    cr_assert_eq(e.lay.L, 0);
+    cr_assert_eq(e.lay.H, 4111 + 2056);
+    cr_assert_eq(e.lay.samples_bytes, 16 * 9);
+    cr_assert_eq(e.lay.sparse_bytes, 8 * 8, "sparse_bytes %llu", (unsigned long long)e.lay.sparse_bytes);
     for (int g = 0; g < 8; g++) {
         cr_assert_eq(le64(samples + 16 * g), 256 * (uint64_t)g);
         cr_assert_eq(le64(samples + 16 * g + 8), UINT64_MAX, "group %d dense", g);
@@ -97,7 +114,7 @@ Test(ef_build, partial_last_group_sparse)
     cr_assert_eq(le64(samples + 16 * 8), 2048);
     cr_assert_eq(le64(samples + 16 * 8 + 8), 0, "group 8 sparse from section-4 entry 0");
     for (int i = 0; i < 8; i++) cr_assert_eq(le64(sparse + 8 * i), i < 7 ? 2048 + (uint64_t)i : 6166);
-    free(out);
+    free(e.out);
 }
 
 /* Two sparse groups, the second after the first's entries. n = 4096:
@@ -111,18 +128,12 @@ Test(ef_build, two_sparse_groups)
 {
     static uint64_t v[4096];
     for (int i = 0; i < 4096; i++) v[i] = i < 511 ? 0 : i < 767 ? 3900 : 7800;
-    rsv_ef_layout lay;
-    cr_assert_eq(rsv_ef_plan(v, 4096, &lay), RSV_OK);
-    cr_assert_eq(lay.L, 0);
-    cr_assert_eq(lay.H, 7800 + 4096);
-    cr_assert_eq(lay.samples_bytes, 16 * 16);
-    cr_assert_eq(lay.sparse_bytes, 8 * 512);
-    size_t total = (size_t)(lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes);
-    uint8_t *out = calloc(1, total);
-    cr_assert_not_null(out);
-    rsv_ef_encode(v, &lay, out);
-    const uint8_t *high = out + lay.low_bytes, *samples = high + lay.high_bytes,
-                  *sparse = samples + lay.samples_bytes;
+    encoded e = encode(v, 4096);
+    const uint8_t *samples = e.samples, *sparse = e.sparse;
+    cr_assert_eq(e.lay.L, 0);
+    cr_assert_eq(e.lay.H, 7800 + 4096);
+    cr_assert_eq(e.lay.samples_bytes, 16 * 16);
+    cr_assert_eq(e.lay.sparse_bytes, 8 * 512);
     for (uint64_t g = 0; g < 16; g++) {
         uint64_t first = (g == 0 || g == 1 ? 0 : g == 2 ? 3900 : 7800) + 256 * g;
         uint64_t sp = g == 1 ? 0 : g == 2 ? 256 : UINT64_MAX;
@@ -132,13 +143,13 @@ Test(ef_build, two_sparse_groups)
     for (uint64_t i = 256; i < 768; i++) /* (r_i >> L) + i for both groups' entries, in order */
         cr_assert_eq(le64(sparse + 8 * (i - 256)), v[i] + i, "section-4 entry %llu", (unsigned long long)(i - 256));
     rsv_ef ef;
-    rsv_ef_init(&ef, &lay, out, high, samples, sparse, lay.sparse_bytes);
+    rsv_ef_init(&ef, &e.lay, e.out, e.high, samples, sparse, e.lay.sparse_bytes);
     for (uint64_t i = 0; i < 4096; i++) {
         uint64_t x = ~v[i];
         cr_assert_eq(rsv_ef_select(&ef, i, &x), RSV_OK, "select %llu", (unsigned long long)i);
         cr_assert_eq(x, v[i], "select %llu", (unsigned long long)i);
     }
-    free(out);
+    free(e.out);
 }
 
 /* §4 "Samples": a group is sparse when last - first >= 4096, dense below.
@@ -149,10 +160,11 @@ Test(ef_build, two_sparse_groups)
 Test(ef_build, sparse_at_exactly_4096)
 {
     static uint64_t v[2048];
-    rsv_ef_layout lay;
     for (uint64_t U = 3840; U <= 3841; U++) {
         for (int i = 0; i < 2048; i++) v[i] = i < 255 ? 0 : U;
-        cr_assert_eq(rsv_ef_plan(v, 2048, &lay), RSV_OK);
+        encoded e = encode(v, 2048);
+        const rsv_ef_layout lay = e.lay;
+        const uint8_t *samples = e.samples, *sparse = e.sparse;
         cr_assert_eq(lay.L, 0);
         cr_assert_eq(lay.H, U + 2048);
         cr_assert_eq(lay.low_bytes, 0);
@@ -160,11 +172,6 @@ Test(ef_build, sparse_at_exactly_4096)
         cr_assert_eq(lay.samples_bytes, 16 * 8);
         cr_assert_eq(lay.sparse_bytes, U == 3841 ? 8 * 256 : 0, "U %llu: sparse_bytes %llu", (unsigned long long)U,
                      (unsigned long long)lay.sparse_bytes);
-        size_t total = (size_t)(lay.low_bytes + lay.high_bytes + lay.samples_bytes + lay.sparse_bytes);
-        uint8_t *out = calloc(1, total);
-        cr_assert_not_null(out);
-        rsv_ef_encode(v, &lay, out);
-        const uint8_t *samples = out + lay.low_bytes + lay.high_bytes, *sparse = samples + lay.samples_bytes;
         cr_assert_eq(le64(samples), 0); /* group 0: first */
         cr_assert_eq(le64(samples + 8), U == 3841 ? 0 : UINT64_MAX, "U %llu: group 0's sparse field",
                      (unsigned long long)U);
@@ -174,6 +181,6 @@ Test(ef_build, sparse_at_exactly_4096)
         }
         if (U == 3841) /* section 4: (r_i >> L) + i for i in group 0 */
             for (int i = 0; i < 256; i++) cr_assert_eq(le64(sparse + 8 * i), i < 255 ? (uint64_t)i : 4096);
-        free(out);
+        free(e.out);
     }
 }
