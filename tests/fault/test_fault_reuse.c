@@ -207,6 +207,32 @@ Test(fault_reuse, writer_presize_to_its_capacity_allocates_nothing)
     finish_12_3_and_free(&w, live, "writer after its hints");
 }
 
+/* A hint whose total (the header room, 288 bytes, + `bytes` + the 8-byte
+ * slack) does not fit size_t: RSV_ERR_NOMEM with no allocation tried and
+ * the buffer as it was (kv03_writer.h), not a total wrapped past SIZE_MAX
+ * that "fits" the 512-byte buffer. UINT64_MAX, and SIZE_MAX - 295, whose
+ * total is exactly SIZE_MAX + 1 (0 after the wrap). */
+Test(fault_reuse, writer_presize_past_size_max_is_nomem)
+{
+    const uint64_t hints[] = {UINT64_MAX, (uint64_t)SIZE_MAX - 295};
+    rsv_kv03_writer w;
+    long live = live_blocks;
+    init_default_writer(&w);
+    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
+        arm_alloc(0);
+        rsv_status st = rsv__kv03_writer_presize(&w, hints[i]);
+        long n = alloc_count;
+        disarm_alloc();
+        cr_assert_eq(st, RSV_ERR_NOMEM, "hint %llu: %s", (unsigned long long)hints[i], rsv_status_name(st));
+        cr_assert_eq(n, 0, "hint %llu: %ld allocations", (unsigned long long)hints[i], n);
+        rsv_kv03_writer_stats s;
+        rsv_kv03_writer_get_stats(&w, &s);
+        cr_assert_eq(s.buffer_capacity, 512, "buffer of %llu bytes after hint %llu",
+                     (unsigned long long)s.buffer_capacity, (unsigned long long)hints[i]);
+    }
+    finish_12_3_and_free(&w, live, "writer after its hints past SIZE_MAX");
+}
+
 /* The KV03 writer's block-offset table and previous-key buffer (kv03.h,
  * offset_bytes: 8 per slot; prev) grow from 16 slots / 16 bytes by doubling
  * to the least capacity that holds the need, and only when the next record
