@@ -3,7 +3,7 @@
  * spec), in memory and streamed to a path; drop-tombstones results and the
  * removal of a code; inputs with different single codes merge; the init
  * checks in their order (policy, dictionaries, prefix-free union) with the
- * failing input. Expected outputs are the spec's bytes or the oracle's v2
+ * failing input; control codes too long for the writer's fast path. Expected outputs are the spec's bytes or the oracle's v2
  * batch encoding of the expected record list; merge inputs are encoded by
  * the oracle too. */
 #define _DEFAULT_SOURCE /* mkdtemp */
@@ -161,6 +161,42 @@ Test(kv03_v2_merge, drop_tombstones_removes_a_code)
 }
 
 static const uint8_t B0[1] = {0x00}, B1[1] = {0x80}, B01[1] = {0x40};
+
+/* The merge writes a record through the writer's word-at-a-time fast path
+ * only when its control code (EG0 of R at a block start, else EG(k) of the
+ * backspace, KV03.md §6) has a quotient of at most 2^28 - 2 (kv03_writer.c,
+ * control_word); a longer one must take the field-by-field path, which
+ * writes the whole code. Key A = 2^25 + 1 bytes of 'a' (2^28 + 8 bits).
+ *  - policy EG0, W = 15: A then "b" (lcp 6 bits: 'a' = 01100001, 'b' =
+ *    01100010), so record 1's backspace is 2^28 + 8 - 6 = 2^28 + 2;
+ *  - policy EG0, W = 1: A then A + "b", so record 1 starts a block with
+ *    R = 1 (the code) + 2^28 + 8.
+ * Merging the oracle's file with itself (both inputs hold the same
+ * records) must give exactly that file. */
+Test(kv03_v2_merge, control_codes_past_the_fast_paths_limit)
+{
+    const size_t na = ((size_t)1 << 25) + 1;
+    uint8_t *a = malloc(na + 1);
+    cr_assert_not_null(a);
+    memset(a, 'a', na);
+    a[na] = 'b';
+    for (int pass = 0; pass < 2; pass++) {
+        rsv_kv03_policy p = {RSV_BACKSPACE_EG, 0, pass ? 1 : 15, 15};
+        rsv_record r[2] = {{a, na, rsv_value_present("x", 1), NULL, 0},
+                           {pass ? a : (const uint8_t *)"b", pass ? na + 1 : 1, rsv_value_tombstone(), NULL, 0}};
+        blob in[2], out;
+        cr_assert_eq(v2_oracle_encode(r, 2, &p, &in[0].b, &in[0].n), RSV_OK);
+        in[1] = in[0];
+        cr_assert_eq(merge(in, 2, 0, &out, NULL), RSV_OK, "W = %u", (unsigned)p.W);
+        cr_assert_eq(out.n, in[0].n, "W = %u: length %zu, want %zu", (unsigned)p.W, out.n, in[0].n);
+        size_t i = 0;
+        while (i < out.n && out.b[i] == in[0].b[i]) i++;
+        cr_assert_eq(i, out.n, "W = %u: byte %zu differs", (unsigned)p.W, i);
+        free(out.b);
+        free(in[0].b);
+    }
+    free(a);
+}
 
 /* Inputs coded `0` and `1` (v1: MERGE_MISMATCH) merge into a two-code file;
  * a key present under both codes stays twice (different logical keys), a
