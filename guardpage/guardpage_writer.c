@@ -12,7 +12,12 @@
  *  - a fixed writer whose own buffer is flush against a guard page receives
  *    the view exactly filling it; one more bit is accepted only while it fits
  *    in the buffer, otherwise rejected with RSV_ERR_TOO_LARGE, contents kept.
- *  - rsv_put_bytes from a guard-flush byte buffer at an unaligned position. */
+ *  - rsv_put_bytes from a guard-flush byte buffer at an unaligned position;
+ *  - rsv_put_bytes of 1..80 bytes after 1..7 bits into a fixed writer whose
+ *    buffer they fill exactly, flush against a guard page: the 8-byte
+ *    stores of the word-at-a-time copy must not run past the buffer (the
+ *    copy is taken only with 8 bytes of slack after the last byte written),
+ *    and one more byte is rejected with RSV_ERR_TOO_LARGE, contents kept. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,12 +166,53 @@ static void put_bytes_flush(const rsv_guard_buf *g)
     }
 }
 
+/* rsv_put_bytes into a fixed writer flush against a guard page, at an
+ * unaligned position: the writer's buffer is exactly ceil((pre + 8n) / 8)
+ * bytes. Expected bits: the pre zero bits, then the source's bits, read one
+ * at a time by the oracle. */
+static void put_bytes_fixed_flush(const uint8_t *src, size_t n, unsigned pre)
+{
+    size_t nbytes = (size_t)((pre + 8 * (uint64_t)n + 7) / 8);
+    rsv_guard_buf wg;
+    if (rsv_guard_tail(&wg, nbytes) != 0) {
+        gp_check(0, "could not map the writer's buffer");
+        return;
+    }
+    memset(wg.ptr, 0xEE, nbytes); /* the writer must clear what it does not set */
+    rsv_writer w;
+    rsv_writer_init_fixed(&w, wg.ptr, nbytes);
+    for (unsigned i = 0; i < pre; i++) rsv_put(&w, 0, 1);
+    rsv_status st = rsv_put_bytes(&w, src, n);
+    int ok = st == RSV_OK && rsv_writer_bits(&w) == pre + 8 * (uint64_t)n;
+    rsv_view sv = rsv_view_make(src, 0, 8 * (uint64_t)n);
+    for (uint64_t i = 0; ok && i < pre + 8 * (uint64_t)n; i++)
+        ok = rsv_get_bit(wg.ptr, i) == (i < pre ? 0u : (unsigned)rsv_oracle_read(sv, i - pre, 1).value);
+    for (uint64_t i = pre + 8 * (uint64_t)n; ok && i % 8 != 0; i++) ok = rsv_get_bit(wg.ptr, i) == 0;
+    gp_check(ok, "fixed writer (%zu bytes): put_bytes(%zu) after %u bits: %s", nbytes, n, pre,
+             rsv_status_name((int)st));
+    uint8_t before[88];
+    memcpy(before, wg.ptr, nbytes);
+    uint64_t now = rsv_writer_bits(&w);
+    st = rsv_put_bytes(&w, src, 1); /* fewer than 8 bits are left */
+    gp_check(st == RSV_ERR_TOO_LARGE && rsv_writer_bits(&w) == now && memcmp(before, wg.ptr, nbytes) == 0,
+             "fixed writer full (%zu bytes): put_bytes(1) gave %s", nbytes, rsv_status_name((int)st));
+    rsv_guard_release(&wg);
+}
+
 int main(void)
 {
     rsv_guard_install_fault_handler(); /* after the sanitizer runtime's init */
     static const char *const fills[] = {"0x00", "0xFF", "random"};
     unsigned char bits[MAX_BITS];
     rsv_rng rng = {UINT64_C(0x57524954)};
+    uint8_t src[80];
+    rsv_rng srng = {UINT64_C(0x50555442)}; /* its own stream: the other cases' fills stay as they were */
+    for (size_t i = 0; i < sizeof src; i++) src[i] = (uint8_t)rsv_rng_next(&srng);
+    for (size_t n = 1; n <= sizeof src; n++)
+        for (unsigned pre = 1; pre < 8; pre++) {
+            rsv_guard_set_case("writer: put_bytes of %zu bytes after %u bits, fixed writer flush", n, pre);
+            put_bytes_fixed_flush(src, n, pre);
+        }
     for (size_t nbytes = 1; nbytes <= MAX_BYTES; nbytes++) {
         for (int f = 0; f < 3; f++) {
             rsv_guard_buf g;
