@@ -108,19 +108,28 @@ static void growable(rsv_view v, const unsigned char *bits, unsigned pre)
     }
 }
 
+/* A fixed writer over an nbytes buffer that ends flush against its own
+ * guard page, filled with 0xEE (the writer must clear what it does not
+ * set). 0 (a failed check) when the mapping fails. */
+static int fixed_writer_at_guard(rsv_guard_buf *wg, rsv_writer *w, size_t nbytes)
+{
+    if (rsv_guard_tail(wg, nbytes) != 0) {
+        gp_check(0, "could not map the writer's buffer");
+        return 0;
+    }
+    memset(wg->ptr, 0xEE, nbytes);
+    rsv_writer_init_fixed(w, wg->ptr, nbytes);
+    return 1;
+}
+
 /* A fixed writer whose buffer ends flush against its own guard page. */
 static void fixed_flush(rsv_view v, const unsigned char *bits, unsigned pre)
 {
     uint64_t total = pre + v.len;
     size_t nbytes = (size_t)((total + 7) / 8);
     rsv_guard_buf wg;
-    if (rsv_guard_tail(&wg, nbytes) != 0) {
-        gp_check(0, "could not map the writer's buffer");
-        return;
-    }
-    memset(wg.ptr, 0xEE, nbytes); /* the writer must clear what it does not set */
     rsv_writer w;
-    rsv_writer_init_fixed(&w, wg.ptr, nbytes);
+    if (!fixed_writer_at_guard(&wg, &w, nbytes)) return;
     put_prefix(&w, pre);
     rsv_status st = rsv_put_view(&w, v);
     gp_check(st == RSV_OK && writer_holds(&w, pre, bits, v.len),
@@ -174,13 +183,8 @@ static void put_bytes_fixed_flush(const uint8_t *src, size_t n, unsigned pre)
 {
     size_t nbytes = (size_t)((pre + 8 * (uint64_t)n + 7) / 8);
     rsv_guard_buf wg;
-    if (rsv_guard_tail(&wg, nbytes) != 0) {
-        gp_check(0, "could not map the writer's buffer");
-        return;
-    }
-    memset(wg.ptr, 0xEE, nbytes); /* the writer must clear what it does not set */
     rsv_writer w;
-    rsv_writer_init_fixed(&w, wg.ptr, nbytes);
+    if (!fixed_writer_at_guard(&wg, &w, nbytes)) return;
     for (unsigned i = 0; i < pre; i++) rsv_put(&w, 0, 1);
     rsv_status st = rsv_put_bytes(&w, src, n);
     int ok = st == RSV_OK && rsv_writer_bits(&w) == pre + 8 * (uint64_t)n;
