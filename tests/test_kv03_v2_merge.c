@@ -3,9 +3,9 @@
  * spec), in memory and streamed to a path; drop-tombstones results and the
  * removal of a code; inputs with different single codes merge; the init
  * checks in their order (policy, dictionaries, prefix-free union) with the
- * failing input; control codes too long for the writer's fast path. Expected outputs are the spec's bytes or the oracle's v2
- * batch encoding of the expected record list; merge inputs are encoded by
- * the oracle too. */
+ * failing input; control codes too long for the writer's fast path.
+ * Expected outputs are the spec's bytes or the oracle's v2 batch encoding
+ * of the expected record list; merge inputs are encoded by the oracle too. */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -164,7 +164,7 @@ static const uint8_t B0[1] = {0x00}, B1[1] = {0x80}, B01[1] = {0x40};
 
 /* The merge writes a record through the writer's word-at-a-time fast path
  * only when its control code (EG0 of R at a block start, else EG(k) of the
- * backspace, KV03.md §6) has a quotient of at most 2^28 - 2 (kv03_writer.c,
+ * backspace, KV03.md §3.2) has a quotient of at most 2^28 - 2 (kv03_writer.c,
  * control_word); a longer one must take the field-by-field path, which
  * writes the whole code. Key A = 2^25 + 1 bytes of 'a' (2^28 + 8 bits).
  *  - policy EG0, W = 15: A then "b" (lcp 6 bits: 'a' = 01100001, 'b' =
