@@ -103,6 +103,8 @@ extern int pwrite_zero, pread_zero; /* the next pwrite / pread calls return 0 (e
 extern long pio_calls;
 extern int fstat_negative; /* the next fstat_negative fstat calls report st_size = -1 */
 extern long fsync_calls, fsync_fail_at; /* fsync: calls made; the fsync_fail_at-th from now fails (EIO) */
+extern long close_calls, close_fail_at; /* close: calls made; the close_fail_at-th from now fails (EIO), the
+                                        * descriptor released all the same, as Linux does */
 /* The k-th allocation from now on fails (k < 0: none); disarm: none. */
 void arm_alloc(long k);
 void disarm_alloc(void);

@@ -234,14 +234,23 @@ int fstat_negative;
 
 /* close: counts calls that fail with EBADF, i.e. of a descriptor that is
  * not open (a second close of the same number; in a process with threads it
- * could have closed someone else's file). */
+ * could have closed someone else's file). Counted in `close_calls`; the call
+ * numbered `close_fail_at` (1 = the next one, 0 = none) fails with EIO after
+ * the real close: on Linux the descriptor is released even when close
+ * reports an error (NFS reports deferred write errors there), so a retry
+ * would be a second close. */
 int __real_close(int fd);
-long close_ebadf;
+long close_ebadf, close_calls, close_fail_at;
 
 int __wrap_close(int fd)
 {
+    close_calls++;
     int rc = __real_close(fd);
     if (rc != 0 && errno == EBADF) close_ebadf++;
+    if (close_fail_at > 0 && --close_fail_at == 0 && rc == 0) {
+        errno = EIO;
+        return -1;
+    }
     return rc;
 }
 

@@ -1,5 +1,6 @@
 /* write(2) making no progress, positioned I/O errors and short transfers,
- * fchmod failures, the directory fsync of every path shape (fault.h). */
+ * fchmod failures, the directory fsync of every path shape, fsync and close
+ * failing in turn (fault.h). */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _POSIX_C_SOURCE 200809L
 #include "fault.h"
@@ -312,50 +313,73 @@ Test(fault_write, atomic_write_failure_frees_and_leaves_nothing)
     cr_assert_eq(rmdir(dir), 0);
 }
 
-/* Every fsync of a path write, failing in turn (the k-th fsync of the
- * operation fails with EIO, for every k until one run makes fewer than k
- * fsyncs): the path writer and rsv_file_write_atomic. The first fsync is the
- * temporary's, before the rename: its failure is RSV_ERR_IO with nothing
- * left (no temporary, no destination), so an fsync that is skipped shows as
- * a missing failure there. A later one is the directory's, after the rename
- * (kv03.h, file_io.h: the complete file is then in place). A run without a
- * failure gives the §12.3 file. */
-static void fsync_sweep(int atomic)
+/* Every fsync, or every close, of a path write failing in turn (the k-th
+ * call of the operation fails with EIO, for every k until one run makes
+ * fewer than k calls): the path writer and rsv_file_write_atomic. Each makes
+ * two: the temporary's and then, after the rename, the directory's
+ * (rsv__sync_dir). The temporary's failing is RSV_ERR_IO with nothing left
+ * (no temporary, no destination), so a call that is skipped, or whose
+ * failure is ignored or cleared, shows as a missing failure there. After the
+ * rename the complete file is in place (kv03.h, file_io.h): the directory's
+ * fsync failing is RSV_ERR_IO; the directory's close failing is not an error
+ * of the write (the directory was only read and its fsync succeeded), so the
+ * run is RSV_OK. A run without a failure gives the §12.3 file. */
+static void fail_in_turn(int atomic, const char *call, long *calls, long *fail_at, rsv_status after_rename)
 {
-    char dir[] = "/tmp/rsv_fault_fsync_XXXXXX", path[64];
+    char dir[] = "/tmp/rsv_fault_turn_XXXXXX", path[64];
     cr_assert_not_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/out.kv", dir);
-    long k, calls = 0;
+    const char *what = atomic ? "rsv_file_write_atomic" : "path writer";
+    long k, made = 0;
     for (k = 1;; k++) {
-        long live = live_blocks;
-        fsync_calls = 0;
-        fsync_fail_at = k;
+        long live = live_blocks, ebadf = close_ebadf;
+        *calls = 0;
+        *fail_at = k;
         rsv_status st;
         if (atomic) st = rsv_file_write_atomic(path, FILE_12_3, 360); /* §12.3: 360 bytes */
         else st = op_path_writer(dir, NULL, NULL);
-        int failed = fsync_fail_at == 0;
-        fsync_fail_at = 0;
-        cr_assert_eq(live_blocks, live, "fsync %ld: %ld blocks not freed", k, live_blocks - live);
-        if (!failed) { /* fewer than k fsyncs: the run succeeded */
-            cr_assert_eq(st, RSV_OK);
-            calls = fsync_calls;
+        int failed = *fail_at == 0;
+        *fail_at = 0;
+        cr_assert_eq(live_blocks, live, "%s %ld: %ld blocks not freed", call, k, live_blocks - live);
+        cr_assert_eq(close_ebadf, ebadf, "%s %ld: a descriptor closed twice", call, k);
+        if (!failed) { /* fewer than k calls: the run succeeded */
+            cr_assert_eq(st, RSV_OK, "%s: %s with no failure", what, rsv_status_name(st));
+            made = *calls;
             break;
         }
-        cr_assert_eq(st, RSV_ERR_IO, "fsync %ld failed: %s", k, rsv_status_name(st));
-        if (k == 1) /* the temporary's fsync, before the rename */
-            cr_assert_eq(entries(dir), 0, "fsync 1 (the temporary's) failed but a file was left");
-        else /* the directory's, after the rename: the complete file */
-            cr_assert_eq(entries(dir), 1);
-        unlink(path);
+        if (k == 1) { /* the temporary's, before the rename */
+            cr_assert_eq(st, RSV_ERR_IO, "%s: %s 1 (the temporary's) failed: %s", what, call, rsv_status_name(st));
+            cr_assert_eq(entries(dir), 0, "%s: %s 1 (the temporary's) failed but a file was left", what, call);
+            continue;
+        }
+        /* the directory's, after the rename: the complete file, no temporary */
+        cr_assert_eq(st, after_rename, "%s: %s %ld (the directory's) failed: %s", what, call, k, rsv_status_name(st));
+        cr_assert_eq(entries(dir), 1);
+        expect_path_12_3(path, what);
+        cr_assert_eq(unlink(path), 0);
     }
-    cr_assert_eq(calls, 2, "%ld fsyncs: want the temporary's and the directory's", calls);
-    expect_path_12_3(path, atomic ? "rsv_file_write_atomic" : "path writer");
+    cr_assert_eq(made, 2, "%s: %ld calls of %s: want the temporary's and the directory's", what, made, call);
+    expect_path_12_3(path, what);
     cr_assert_eq(unlink(path), 0);
     cr_assert_eq(rmdir(dir), 0);
 }
 
-Test(fault_write, path_writer_fsyncs_the_temporary_before_the_rename) { fsync_sweep(0); }
-Test(fault_write, atomic_write_fsyncs_the_temporary_before_the_rename) { fsync_sweep(1); }
+Test(fault_write, path_writer_fsyncs_the_temporary_before_the_rename)
+{
+    fail_in_turn(0, "fsync", &fsync_calls, &fsync_fail_at, RSV_ERR_IO);
+}
+Test(fault_write, atomic_write_fsyncs_the_temporary_before_the_rename)
+{
+    fail_in_turn(1, "fsync", &fsync_calls, &fsync_fail_at, RSV_ERR_IO);
+}
+Test(fault_write, path_writer_close_failure_of_the_temporary_is_an_io_error)
+{
+    fail_in_turn(0, "close", &close_calls, &close_fail_at, RSV_OK);
+}
+Test(fault_write, atomic_write_close_failure_of_the_temporary_is_an_io_error)
+{
+    fail_in_turn(1, "close", &close_calls, &close_fail_at, RSV_OK);
+}
 
 /* Permissions ("r--p") of the mapping of this process that holds address a,
  * from /proc/self/maps; 0 when none does. */
