@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
-
 
 int entries(const char *dir)
 {
@@ -56,6 +56,35 @@ void expect_path_12_3(const char *path, const char *what)
 
 int exists(const char *path) { return access(path, F_OK) == 0; }
 
+/* Descriptors 0-2 as an operation found them (each open or not, and which
+ * file): a failure path that takes a descriptor it was never given (a
+ * temporary "created" as 0) writes into, and then closes, the caller's. */
+typedef struct std_fds {
+    int open[3];
+    dev_t dev[3];
+    ino_t ino[3];
+} std_fds;
+
+static std_fds std_fds_now(void)
+{
+    std_fds s = {{0}};
+    for (int i = 0; i < 3; i++) {
+        struct stat sb;
+        s.open[i] = fstat(i, &sb) == 0;
+        s.dev[i] = s.open[i] ? sb.st_dev : 0;
+        s.ino[i] = s.open[i] ? sb.st_ino : 0;
+    }
+    return s;
+}
+
+static void expect_std_fds(const std_fds *was, const char *what, long k)
+{
+    std_fds now = std_fds_now();
+    for (int i = 0; i < 3; i++)
+        cr_assert(now.open[i] == was->open[i] && now.dev[i] == was->dev[i] && now.ino[i] == was->ino[i],
+                  "%s: allocation %ld: descriptor %d (the caller's) was closed or replaced", what, k, i);
+}
+
 /* The sweep itself. `path_op`: the operation writes dir/out.kv. */
 void sweep(operation op, int path_op, const char *what)
 {
@@ -69,10 +98,12 @@ void sweep(operation op, int path_op, const char *what)
         uint8_t *out = NULL;
         size_t n = 0;
         long live = live_blocks, zeros = zero_allocs, ebadf = close_ebadf;
+        std_fds fds = std_fds_now();
         arm_alloc(k);
         rsv_status st = op(dir, &out, &n);
         int failed = alloc_failed;
         disarm_alloc();
+        expect_std_fds(&fds, what, k);
         cr_assert_eq(zero_allocs, zeros, "%s: allocation %ld: a request for zero bytes (fault.h)", what, k);
         cr_assert_eq(close_ebadf, ebadf, "%s: allocation %ld: a descriptor closed twice (fault.h)", what, k);
         /* every block the operation allocated is freed, whatever the outcome
