@@ -300,3 +300,37 @@ Test(os_resources, descriptor_0_is_a_descriptor)
         close(saved);
     }
 }
+
+/* A path that cannot be opened (it does not exist) is RSV_ERR_IO, and the
+ * descriptor the failed open(2) did not return is nobody's to use: here 0
+ * holds a valid KV03 file (§12.3), so an open that took "descriptor 0" for
+ * its failure would map or copy it and report RSV_OK. Descriptor 0 is still
+ * that file afterwards. */
+Test(os_resources, unopenable_path_is_an_io_error_whatever_descriptor_0_holds)
+{
+    int saved = dup(0); /* -1 when stdin is closed already */
+    int fd = open(path, O_RDONLY);
+    cr_assert(fd >= 0);
+    cr_assert_eq(dup2(fd, 0), 0);
+    close(fd);
+    struct stat before, after;
+    cr_assert_eq(fstat(0, &before), 0);
+    char missing[128];
+    snprintf(missing, sizeof missing, "%s/missing.kv", dir);
+    int fds = open_fds();
+    for (int copy = 0; copy < 2; copy++) {
+        rsv_kv03_file f;
+        rsv_status st = copy ? rsv_kv03_open_path_copy(missing, NULL, &f) : rsv_kv03_open_path(missing, NULL, &f);
+        cr_assert_eq(st, RSV_ERR_IO, "copy %d: %s opened as %s", copy, missing, rsv_status_name(st));
+        cr_assert_eq(open_fds(), fds, "copy %d: a descriptor was taken or closed", copy);
+        cr_assert_eq(fstat(0, &after), 0, "copy %d: descriptor 0 was closed", copy);
+        cr_assert(after.st_dev == before.st_dev && after.st_ino == before.st_ino, "copy %d: descriptor 0 replaced", copy);
+        rsv_kv03_close(&f);
+    }
+    if (saved >= 0) {
+        dup2(saved, 0);
+        close(saved);
+    } else {
+        close(0);
+    }
+}
