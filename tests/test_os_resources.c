@@ -236,6 +236,23 @@ Test(os_resources, merge_to_a_path_and_atomic_write_give_descriptors_back)
     rsv_kv03_close(&g);
 }
 
+/* Tests that take over descriptor 0 give it back as they found it (a
+ * duplicate of the caller's, or closed when the test runner had none). */
+static int stdin_save(void)
+{
+    return dup(0); /* -1 when stdin is closed already */
+}
+
+static void stdin_restore(int saved)
+{
+    if (saved >= 0) {
+        dup2(saved, 0);
+        close(saved);
+    } else {
+        close(0);
+    }
+}
+
 /* open(2), mkostemp(3) and the directory open return the lowest free
  * descriptor, and 0 is one when stdin is closed (a daemon, a test runner
  * without input). Every path API must take descriptor 0 as a descriptor:
@@ -243,7 +260,7 @@ Test(os_resources, merge_to_a_path_and_atomic_write_give_descriptors_back)
  * its first descriptor is 0. */
 Test(os_resources, descriptor_0_is_a_descriptor)
 {
-    int saved = dup(0); /* -1 when stdin is closed already */
+    int saved = stdin_save();
     close(0);
     errno = 0;
     cr_assert(fcntl(0, F_GETFD) == -1 && errno == EBADF, "descriptor 0 is free");
@@ -295,10 +312,7 @@ Test(os_resources, descriptor_0_is_a_descriptor)
     rsv_kv03_writer_free(&w);
     cr_assert_eq(open_fds(), fds, "the freed path writer kept a descriptor");
     cr_assert_eq(access(out, F_OK), -1);
-    if (saved >= 0) {
-        dup2(saved, 0);
-        close(saved);
-    }
+    stdin_restore(saved);
 }
 
 /* A path that cannot be opened (it does not exist) is RSV_ERR_IO, and the
@@ -308,7 +322,7 @@ Test(os_resources, descriptor_0_is_a_descriptor)
  * that file afterwards. */
 Test(os_resources, unopenable_path_is_an_io_error_whatever_descriptor_0_holds)
 {
-    int saved = dup(0); /* -1 when stdin is closed already */
+    int saved = stdin_save();
     int fd = open(path, O_RDONLY);
     cr_assert(fd >= 0);
     cr_assert_eq(dup2(fd, 0), 0);
@@ -327,10 +341,5 @@ Test(os_resources, unopenable_path_is_an_io_error_whatever_descriptor_0_holds)
         cr_assert(after.st_dev == before.st_dev && after.st_ino == before.st_ino, "copy %d: descriptor 0 replaced", copy);
         rsv_kv03_close(&f);
     }
-    if (saved >= 0) {
-        dup2(saved, 0);
-        close(saved);
-    } else {
-        close(0);
-    }
+    stdin_restore(saved);
 }
