@@ -281,38 +281,6 @@ static void trace_op(const rsv_diff_run *t, side c, int agree)
     (void)c;
 }
 
-/* The n view bits from pos, left-aligned, zero below (1 <= n <= 64,
- * pos + n <= len): CODES.md §1's MSB-first bit order, byte by byte, loading
- * only the bytes that hold them (cheaper than the oracle's bit walk, which
- * would slow every suite by a fifth to two fifths). */
-static uint64_t view_top_bits(rsv_view v, uint64_t pos, unsigned n)
-{
-    uint64_t bit = v.off + pos, b0 = bit >> 3, b1 = (bit + n - 1) >> 3, x = 0;
-    unsigned have = 0;
-    for (uint64_t b = b0; b <= b1; b++) {
-        unsigned skip = b == b0 ? (unsigned)(bit & 7) : 0, bits = 8 - skip;
-        uint64_t part = v.data[b] & (0xFFu >> skip);
-        int sh = 64 - (int)have - (int)bits; /* -7 .. 63 */
-        x |= sh >= 0 ? part << sh : part >> -sh;
-        have += bits;
-    }
-    return n == 64 ? x : x & ~(UINT64_MAX >> n);
-}
-
-/* reader.h's state invariant, which every exit keeps, failures included:
- * the cache holds the view bits [pos, pos + n) left-aligned and is zero
- * below them (n <= 64, n <= remaining). Only the public API is compared
- * elsewhere; this is the one check of the state itself (a stray cache bit
- * at n = 0 reads the same through the API). */
-static int cache_state_ok(const rsv_diff_run *t)
-{
-    const rsv_reader *r = &t->r;
-    uint64_t pos = rsv_reader_position(r);
-    if (r->n > 64 || pos > t->v.len || r->n > t->v.len - pos) return 0;
-    if (r->n == 0) return r->cache == 0;
-    return r->cache == view_top_bits(t->v, pos, r->n);
-}
-
 /* Compare one operation's outcome; returns 1 when they agree. `extra` lets
  * batch/take comparisons add detail. Afterwards the oracle's position is the
  * case's position and the codec is re-synchronised to it on a mismatch. */
@@ -329,7 +297,7 @@ static int settle(rsv_diff_run *t, side c, side o, int ok_extra, const char *ext
         what = "REMAINING/EMPTY MISMATCH";
     else if (!rsv_view_identical(rsv_reader_view(&t->r), t->v))
         what = "READER VIEW CHANGED";
-    else if (!cache_state_ok(t))
+    else if (!rsv_test_reader_state_ok(&t->r)) /* the view: identical (checked above) */
         what = "READER CACHE STATE (reader.h: view bits [pos, pos + n), rest zero)";
     else if (!ok_extra)
         what = "DETAIL MISMATCH";

@@ -67,6 +67,14 @@ int rsv_kv03d_same_record(const uint8_t *key, size_t key_len, rsv_value_kind kin
     return !bytes || vlen == 0 || memcmp(vdata, o->value, vlen) == 0;
 }
 
+const char *rsv_kv03d_tombstone_span(const rsv_value_span *v)
+{
+    if (v->width != 1) return "tombstone width";
+    if (v->len != 0 || v->bytes.len != 0) return "tombstone with value bytes";
+    if (v->bytes.data != NULL || v->bytes.off != 0) return "tombstone bytes view other than {NULL, 0, 0}";
+    return NULL;
+}
+
 int rsv_kv03d_want_equal(const rsv_oracle_records *got, const rsv_record *want, size_t nwant,
                          rsv_kv03d_report *rep, const char *what)
 {
@@ -110,6 +118,10 @@ int rsv_kv03d_stream_reader(rsv_stream_reader *sr, rsv_status st, rsv_view v, co
         }
         st = rsv_stream_reader_next(sr, &r, &more);
         rsv_lw_end();
+        if (!rsv_test_reader_state_ok(&sr->r))
+            return fail(rep, "stream: after record %llu (%s) the reader's cache breaks reader.h's invariant (the view "
+                        "bits [pos, pos + n), zero below): pos %llu n %u", (ull)i, sn(st),
+                        (ull)rsv_reader_position(&sr->r), sr->r.n);
         if (st || !more) break;
         rep->checks++;
         uint64_t oc = code_index ? code_index[i] : 0;
@@ -117,6 +129,8 @@ int rsv_kv03d_stream_reader(rsv_stream_reader *sr, rsv_status st, rsv_view v, co
             !rsv_kv03d_same_record(r.key, r.key_len, r.value.kind, r.value.len, r.value.data, 1, &o->records.items[i]))
             return fail(rep, "stream record %llu differs (index %llu, code %llu vs %llu; oracle: %zu records, %s)",
                         (ull)i, (ull)r.index, (ull)r.code, (ull)oc, o->records.count, sn(o->status));
+        const char *td = r.value_span.kind == RSV_VALUE_TOMBSTONE ? rsv_kv03d_tombstone_span(&r.value_span) : NULL;
+        if (td) return fail(rep, "stream record %llu: %s", (ull)i, td);
         i++;
     }
     rsv_kv03_diag dg = rsv_stream_reader_diag(sr);

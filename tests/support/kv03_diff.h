@@ -19,9 +19,13 @@
  *   walk    codec cursor (rsv_kv03_cursor_record, and separately
  *           rsv_kv03_cursor_next) vs oracle WALK mode: status, record, bit
  *           and every record before the failure (index, code index, key
- *           bytes, three-state value; cursor_next: value kind and length),
- *           the records before the error, RSV_ERR_POISONED after it; an init
- *           failure only as the oracle's §6.3 dictionary failure.
+ *           bytes, three-state value; cursor_next: value kind and length;
+ *           a tombstone's span: width 1, len 0, bytes {NULL, 0, 0}), the
+ *           records before the error, RSV_ERR_POISONED after it; an init
+ *           failure only as the oracle's §6.3 dictionary failure. After
+ *           every call, failures included, the walker's reader state
+ *           against reader.h's invariant (rsv_test_reader_state_ok: the
+ *           cache is the view bits [pos, pos + n), zero below them).
  *   frames  codec frame walker (§3.3 steps 1–5 + terminal only) against the
  *           oracle walk: each frame's index, key length, literal (= key bits
  *           [local, 8|K|)), code index, R = local + |C| (R < |C| only at a
@@ -29,6 +33,7 @@
  *           frame-level walk error, the same error at the same record and
  *           bit, then POISONED; with an order error (MISSING_PREFIX,
  *           UNSORTED: steps 6–7, which frames do not make) frames 0..r come.
+ *           The walker's reader state after every call, as for the cursor.
  *   scan    codec rsv_kv03_scan vs oracle SCAN mode: status; for errors of
  *           the §3.3 walk (oracle scan step 3) also record index and bit.
  *   after a clean scan: rsv_kv03_cursor_seek_code(j) for every code j lands
@@ -60,7 +65,9 @@
  *     bit. Open failures of inputs are the engine's (the codec merge takes
  *     opened files): first failing input in order, as the oracle does.
  *   - Record streams: status, record index and bit all defined alike
- *     (oracle_kv03.h, codec stream.h) and compared. */
+ *     (oracle_kv03.h, codec stream.h) and compared; every record as for the
+ *     cursor (index, code index, key, three-state value and bytes, a
+ *     tombstone's span) and the reader's state after every call. */
 #ifndef RSV_KV03_DIFF_H
 #define RSV_KV03_DIFF_H
 

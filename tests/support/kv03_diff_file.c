@@ -160,6 +160,12 @@ static int walk_cursor(fctx *c, int full)
     }
     for (;;) {
         st = cursor_call(c, &cur, full, &e, &more);
+        if (!rsv_test_reader_state_ok(&cur.fw.r)) {
+            ok = fail(rep, "%s: after record %llu (%s) the walker's cache breaks reader.h's invariant (the view bits "
+                      "[pos, pos + n), zero below): pos %llu n %u", what, (ull)i, sn(st),
+                      (ull)rsv_reader_position(&cur.fw.r), cur.fw.r.n);
+            break;
+        }
         if (st || !more) break;
         rep->checks++;
         if (i >= o->records.count) {
@@ -171,6 +177,11 @@ static int walk_cursor(fctx *c, int full)
                    rsv_kv03d_same_record(e.key, e.key_len, e.value.kind, e.value.len, e.value.data, full, w);
         if (same && !full) /* the value's encoding: kind and length */
             same = rsv_kv03d_same_record(e.key, e.key_len, e.value_span.kind, e.value_span.len, NULL, 0, w);
+        const char *td = e.value_span.kind == RSV_VALUE_TOMBSTONE ? rsv_kv03d_tombstone_span(&e.value_span) : NULL;
+        if (same && td) {
+            ok = fail(rep, "%s record %llu: %s", what, (ull)i, td);
+            break;
+        }
         if (!same) {
             ok = fail(rep, "%s record %llu differs from the oracle's (index %llu, code %llu vs %llu, key len %zu vs %zu, "
                       "value state %d vs %d, len %zu vs %zu)",
@@ -242,10 +253,7 @@ static const char *frame_diff(fctx *c, const rsv_kv03_frame *fr, uint64_t i)
         return "block offset";
     int present = fr->value.kind == RSV_VALUE_PRESENT;
     if (present != (w->state == RSV_ORACLE_PRESENT)) return "value state";
-    if (!present) /* record.h: a tombstone is 1 bit, len 0, and its bytes view is empty */
-        return fr->value.width != 1 ? "tombstone width"
-               : fr->value.len != 0 || fr->value.bytes.len != 0 ? "tombstone with value bytes"
-                                                                 : NULL;
+    if (!present) return rsv_kv03d_tombstone_span(&fr->value);
     if (fr->value.len != w->value_len) return "value length";
     if (w->value_len == 0) return NULL;
     if (c->vcap < w->value_len) {
@@ -290,6 +298,10 @@ static int walk_frames(fctx *c)
     }
     for (;;) {
         st = frames_call(c, &fw, &fr, &more);
+        if (!rsv_test_reader_state_ok(&fw.r))
+            return fail(rep, "frames: after frame %llu (%s) the walker's cache breaks reader.h's invariant (the view "
+                        "bits [pos, pos + n), zero below): pos %llu n %u", (ull)i, sn(st),
+                        (ull)rsv_reader_position(&fw.r), fw.r.n);
         if (st || !more) break;
         rep->checks++;
         if (i < o->records.count) {

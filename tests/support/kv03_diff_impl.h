@@ -4,6 +4,7 @@
 #define RSV_KV03_DIFF_IMPL_H
 
 #include "kv03_diff.h"
+#include "testutil.h"
 
 typedef unsigned long long rsv_kv03d_ull;
 
@@ -35,6 +36,11 @@ static inline uint64_t rsv_kv03d_oracle_record(rsv_status st, uint64_t codec_rec
  * record: 1 when equal. */
 int rsv_kv03d_same_record(const uint8_t *key, size_t key_len, rsv_value_kind kind, size_t vlen,
                           const uint8_t *vdata, int bytes, const rsv_oracle_record *o);
+
+/* record.h: a tombstone's span is 1 bit wide with len 0 and the empty view
+ * {NULL, 0, 0} as its bytes (rsv_read_value's, so every decode path gives
+ * the same span). NULL when v is such a span, else what differs. */
+const char *rsv_kv03d_tombstone_span(const rsv_value_span *v);
 
 /* got == want[0..nwant): keys and three-state values. */
 int rsv_kv03d_want_equal(const rsv_oracle_records *got, const rsv_record *want, size_t nwant,

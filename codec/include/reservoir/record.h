@@ -52,7 +52,7 @@ static inline rsv_value rsv_value_present(const void *data, size_t len)
 typedef struct rsv_value_span {
     rsv_value_kind kind;
     uint64_t len;   /* bytes (0 for a tombstone) */
-    rsv_view bytes; /* 8*len bits; empty for a tombstone */
+    rsv_view bytes; /* 8*len bits; for a tombstone the empty view {NULL, 0, 0} */
     uint64_t width; /* encoded bits: 1 for a tombstone, else 1 + |EG0(len)| + 8*len */
 } rsv_value_span;
 
