@@ -216,6 +216,58 @@ static void corrupt_inputs(size_t ncodes, uint64_t seed)
 Test(record_batch, one_code_corrupt) { corrupt_inputs(1, 0xBA7C4003); }
 Test(record_batch, multi_code_corrupt) { corrupt_inputs(4, 0xBA7C4004); }
 
+/* Short streams (one or two records, keys of 0..2 bytes, values of 1..3
+ * bytes: a few bytes each, more than 20 placements shorter than 8 bytes,
+ * checked) inside a larger buffer: the view starts at
+ * byte 24 + bit k of its base pointer, k = 0..7, and the 24 bytes before it
+ * are not the stream's. A value that is not byte-aligned is copied into the
+ * value arena, its last bytes loaded either exactly or by one 8-byte load
+ * ending at the stream's last byte; that load must stay inside the view
+ * (CODES.md §1.2 A1), which in a stream shorter than 8 bytes it cannot. The
+ * record batch diff declares the view (and the code set) as the only
+ * loadable bytes, so a load-checked build fails on a load before the view. */
+Test(record_batch, short_streams_inside_a_larger_buffer)
+{
+    codes_init();
+    static const uint8_t KEY[2] = {0x61, 0x00}, VAL[3] = {0xFF, 0x01, 0x80};
+    enum { BASE = 24 };
+    tally t = {0, {0, 0, 0}};
+    char msg[RSV_RBD_MSG];
+    size_t short_ones = 0;
+    for (size_t nrec = 1; nrec <= 2; nrec++)
+        for (size_t kl = 0; kl <= 2; kl++)
+            for (size_t vl = 1; vl <= 3; vl++) {
+                /* record 0: key KEY[0, kl); record 1 (nrec = 2): that key then 0x62 */
+                uint8_t key1[3] = {0};
+                memcpy(key1, KEY, kl);
+                key1[kl] = 0x62;
+                rsv_oracle_crecord r[2] = {
+                    {CODES[0], {KEY, kl, RSV_ORACLE_PRESENT, VAL, vl}},
+                    {CODES[0], {key1, kl + 1, RSV_ORACLE_PRESENT, VAL, vl}},
+                };
+                uint8_t *st = NULL;
+                uint64_t bits = 0;
+                size_t bad;
+                cr_assert_eq(rsv_oracle_stream_encode_v2(r, nrec, &st, &bits, &bad), RSV_OK);
+                for (unsigned k = 0; k < 8; k++) {
+                    uint8_t buf[BASE + 16];
+                    memset(buf, 0xA5, sizeof buf);
+                    for (uint64_t i = 0; i < bits; i++) rsv_set_bit(buf, 8 * BASE + k + i, rsv_get_bit(st, i));
+                    short_ones += (k + bits + 7) / 8 < 8;
+                    for (size_t n = 1; n <= 2; n++) {
+                        rsv_rbd_shape s = {n, 16, 16, 1, 1, NULL, NULL};
+                        cr_assert(rsv_rbd_stream(rsv_view_make(buf, 8 * BASE + k, bits), CODES, 1, &s, &t.t, msg),
+                                  "%zu records, key %zu value %zu bytes, at bit %u of byte %d, n %zu: %s", nrec, kl,
+                                  vl, k, BASE, n, msg);
+                        t.runs++;
+                    }
+                }
+                free(st);
+            }
+    cr_assert_eq(t.t.records, 8 * 2 * 3 * 3 * (1 + 2), "compared %zu records", t.t.records); /* k, n, kl, vl, records */
+    cr_assert_gt(short_ones, 20, "only %zu streams shorter than 8 bytes", short_ones);
+}
+
 /* ---- hand-checked cases --------------------------------------------------- */
 
 /* Records "a" -> "x" (value bits start right after the 1-byte key's

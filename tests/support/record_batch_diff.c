@@ -9,6 +9,8 @@
 #include "reservoir/kv03.h"
 #include "reservoir/stream.h"
 
+#include "load_window.h"
+
 /* The oracle's decode: records, code indices, first error (codec record
  * convention). */
 typedef struct expect {
@@ -29,13 +31,41 @@ typedef struct one {
     uint64_t end;
 } one;
 
-/* A walker seen through the two call forms. */
+/* A walker seen through the two call forms, and the bytes its calls may
+ * load (CODES.md §1.2 A1): its input (the file, or the stream view) and, for
+ * a stream, its code set's bits and ends (empty views: nothing). */
 typedef struct walker {
     void *obj;
     rsv_status (*batch)(void *obj, rsv_record_batch *b, size_t n, size_t *done);
     rsv_status (*single)(void *obj, int values, one *out, int *more);
     rsv_kv03_diag (*diag)(const void *obj);
+    rsv_view in, also[2];
 } walker;
+
+/* In RSV_LOAD_CHECK builds a load outside those bytes aborts with the
+ * offending address (load_window.h); elsewhere these are empty. */
+static void window_open(const walker *w)
+{
+    rsv_lw_view(w->in);
+    rsv_lw_also_view(w->also[0]);
+    rsv_lw_also_view(w->also[1]);
+}
+
+static rsv_status call_batch(walker *w, rsv_record_batch *b, size_t n, size_t *done)
+{
+    window_open(w);
+    rsv_status st = w->batch(w->obj, b, n, done);
+    rsv_lw_end();
+    return st;
+}
+
+static rsv_status call_single(walker *w, int values, one *out, int *more)
+{
+    window_open(w);
+    rsv_status st = w->single(w->obj, values, out, more);
+    rsv_lw_end();
+    return st;
+}
 
 static rsv_status cur_batch(void *o, rsv_record_batch *b, size_t n, size_t *done)
 {
@@ -123,9 +153,13 @@ static void arrays_fill(arrays *a)
     }
     if (b->key_cap) memset(b->key_arena, SENT, b->key_cap);
     if (b->val_cap) memset(b->val_arena, SENT, b->val_cap);
+    b->key_used = b->val_used = b->need = SENT_SIZE; /* results: every call sets them */
+    b->stop = (rsv_batch_stop)SENT;
 }
 
-/* Slots [done, n) and the arenas past the used bytes still hold the sentinel. */
+/* Slots [done, n) and the arenas past the used bytes still hold the
+ * sentinel; `need` is set, 0 unless the call stopped on an arena
+ * (record_batch.h). */
 static int untouched(const arrays *a, size_t done, char *msg)
 {
     const rsv_record_batch *b = &a->b;
@@ -138,6 +172,8 @@ static int untouched(const arrays *a, size_t done, char *msg)
         if (b->key_arena[i] != SENT) return failf(msg, "key arena byte %zu past key_used %zu written", i, b->key_used);
     for (size_t i = b->val_used; i < b->val_cap; i++)
         if (b->val_arena[i] != SENT) return failf(msg, "value arena byte %zu past val_used %zu written", i, b->val_used);
+    int arena = b->stop == RSV_BATCH_STOP_KEY_ARENA || b->stop == RSV_BATCH_STOP_VALUE_ARENA;
+    if (!arena && b->need != 0) return failf(msg, "need %zu after stop %d: 0 unless an arena stop", b->need, (int)b->stop);
     return 1;
 }
 
@@ -202,7 +238,7 @@ static int single_walk(walker *w, expect *e, int values, rsv_kv03_diag *d, char 
     for (;; i++) {
         one r;
         int more = 0;
-        rsv_status st = w->single(w->obj, values, &r, &more);
+        rsv_status st = call_single(w, values, &r, &more);
         if (st) {
             *d = w->diag(w->obj);
             if (st != e->status || i != e->record || d->bit != e->bit || d->record != e->record)
@@ -240,7 +276,7 @@ static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv
         }
         arrays_fill(&a);
         size_t done = SENT_SIZE;
-        rsv_status st = w->batch(w->obj, &a.b, s->n, &done);
+        rsv_status st = call_batch(w, &a.b, s->n, &done);
         if (done > s->n) {
             failf(msg, "done %zu > n %zu", done, s->n);
             goto out;
@@ -272,7 +308,7 @@ static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv
                 goto out;
             }
             arrays_fill(&a);
-            st = w->batch(w->obj, &a.b, s->n, &done);
+            st = call_batch(w, &a.b, s->n, &done);
             if (st != RSV_ERR_POISONED || done != 0 || !untouched(&a, 0, msg)) {
                 failf(msg, "after the failure: %s done %zu", rsv_status_name(st), done);
                 goto out;
@@ -326,7 +362,7 @@ static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv
         if (done == 0) { /* larger than the whole arena: one single-record call takes it */
             one r;
             int more = 0;
-            st = w->single(w->obj, s->values, &r, &more);
+            st = call_single(w, s->values, &r, &more);
             if (st || !more || !one_matches(&r, nx, e->code[pos], s->values)) {
                 failf(msg, "single call after an arena stop at record %zu: %s", pos, rsv_status_name(st));
                 goto out;
@@ -368,7 +404,9 @@ int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *s, rsv
     if (o.base.phase == RSV_ORACLE_PHASE_DICTIONARY) e.record = e.bit = 0; /* init failure: record 0, bit 0 */
     rsv_kv03_cursor c1, c2;
     rsv_status init1 = rsv_kv03_cursor_init(&c1, &f), init2 = rsv_kv03_cursor_init(&c2, &f);
-    walker w1 = {&c1, cur_batch, cur_single, cur_diag}, w2 = {&c2, cur_batch, cur_single, cur_diag};
+    rsv_view fv = rsv_view_make(file, 0, 8 * (uint64_t)size), none = rsv_view_make(NULL, 0, 0);
+    walker w1 = {&c1, cur_batch, cur_single, cur_diag, fv, {none, none}};
+    walker w2 = {&c2, cur_batch, cur_single, cur_diag, fv, {none, none}};
     rsv_kv03_diag d1 = {RSV_OK, 0, 0};
     if (init1 != init2) {
         failf(msg, "two inits differ");
@@ -417,7 +455,9 @@ int rsv_rbd_stream(rsv_view v, const rsv_oracle_code *set, size_t nset, const rs
                 o.base.records.count, o.base.status, o.base.record, o.base.bitpos};
     rsv_stream_reader r1, r2;
     rsv_status init1 = rsv_stream_reader_init_set(&r1, v, &cs), init2 = rsv_stream_reader_init_set(&r2, v, &cs);
-    walker w1 = {&r1, str_batch, str_single, str_diag}, w2 = {&r2, str_batch, str_single, str_diag};
+    rsv_view cv = rsv_view_make(cb, 0, total), ev = rsv_view_make(ends, 0, 64 * (uint64_t)nset);
+    walker w1 = {&r1, str_batch, str_single, str_diag, v, {cv, ev}};
+    walker w2 = {&r2, str_batch, str_single, str_diag, v, {cv, ev}};
     rsv_kv03_diag d1 = {RSV_OK, 0, 0};
     int ok = 0;
     if (!e.end) {

@@ -28,7 +28,12 @@
  *           input) and batching resumes; an error has the oracle's status at
  *           the oracle's record (codec convention: TERMINAL_MISMATCH at N-1)
  *           and the single walk's diag (status, bit, record), and the next
- *           call returns RSV_ERR_POISONED with done = 0.
+ *           call returns RSV_ERR_POISONED with done = 0. Every call sets the
+ *           results (key_used, val_used, stop and need are sentinels before
+ *           it); need is 0 unless the call stopped on an arena.
+ * Every single and batch call runs inside a load window (load_window.h):
+ * in RSV_LOAD_CHECK builds a load of any byte outside the input (the file's
+ * bytes; the stream view's bytes and its code set's bits and ends) aborts.
  * A file the codec cannot open is skipped (returns 1, nothing counted): the
  * open comparison is kv03_diff.h's. Returns 1 when everything held, else 0
  * with the first disagreement in msg. *tally (may be NULL) accumulates what

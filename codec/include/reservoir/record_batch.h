@@ -103,10 +103,11 @@ typedef struct rsv_record_batch {
     size_t key_cap;
     uint8_t *val_arena;     /* val_cap bytes: values that are not byte-aligned */
     size_t val_cap;
-    /* results of the last call */
+    /* results of the last call (every call with valid arguments sets all
+       four, RSV_ERR_POISONED included) */
     size_t key_used, val_used; /* arena bytes written */
     rsv_batch_stop stop;
-    size_t need; /* arena stops: the bytes the unfit record needs */
+    size_t need; /* arena stops: the bytes the unfit record needs; else 0 */
 } rsv_record_batch;
 
 /* Up to n records of the cursor: rsv_kv03_cursor_next per record when
