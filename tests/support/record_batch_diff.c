@@ -10,6 +10,7 @@
 #include "reservoir/stream.h"
 
 #include "load_window.h"
+#include "testutil.h"
 
 /* The oracle's decode: records, code indices, first error (codec record
  * convention). */
@@ -40,6 +41,7 @@ typedef struct walker {
     rsv_status (*single)(void *obj, int values, one *out, int *more);
     rsv_kv03_diag (*diag)(const void *obj);
     rsv_view in, also[2];
+    const rsv_reader *rd; /* the walker's reader (its state is checked after every call) */
 } walker;
 
 /* In RSV_LOAD_CHECK builds a load outside those bytes aborts with the
@@ -51,21 +53,27 @@ static void window_open(const walker *w)
     rsv_lw_also_view(w->also[1]);
 }
 
-static rsv_status call_batch(walker *w, rsv_record_batch *b, size_t n, size_t *done)
+/* A call, then reader.h's state invariant on the walker's reader
+ * (rsv_test_reader_state_ok); *state_ok = 0 when it broke. */
+static rsv_status call_batch(walker *w, rsv_record_batch *b, size_t n, size_t *done, int *state_ok)
 {
     window_open(w);
     rsv_status st = w->batch(w->obj, b, n, done);
     rsv_lw_end();
+    *state_ok = rsv_test_reader_state_ok(w->rd);
     return st;
 }
 
-static rsv_status call_single(walker *w, int values, one *out, int *more)
+static rsv_status call_single(walker *w, int values, one *out, int *more, int *state_ok)
 {
     window_open(w);
     rsv_status st = w->single(w->obj, values, out, more);
     rsv_lw_end();
+    *state_ok = rsv_test_reader_state_ok(w->rd);
     return st;
 }
+
+#define STATE_MSG "the reader's cache breaks reader.h's invariant (the view bits [pos, pos + n), zero below)"
 
 static rsv_status cur_batch(void *o, rsv_record_batch *b, size_t n, size_t *done)
 {
@@ -238,7 +246,9 @@ static int single_walk(walker *w, expect *e, int values, rsv_kv03_diag *d, char 
     for (;; i++) {
         one r;
         int more = 0;
-        rsv_status st = call_single(w, values, &r, &more);
+        int state_ok;
+        rsv_status st = call_single(w, values, &r, &more, &state_ok);
+        if (!state_ok) return failf(msg, "single: after record %zu (%s) " STATE_MSG, i, rsv_status_name(st));
         if (st) {
             *d = w->diag(w->obj);
             if (st != e->status || i != e->record || d->bit != e->bit || d->record != e->record)
@@ -276,7 +286,12 @@ static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv
         }
         arrays_fill(&a);
         size_t done = SENT_SIZE;
-        rsv_status st = call_batch(w, &a.b, s->n, &done);
+        int state_ok;
+        rsv_status st = call_batch(w, &a.b, s->n, &done, &state_ok);
+        if (!state_ok) {
+            failf(msg, "batch: after records [%zu, %zu) (%s) " STATE_MSG, pos, pos + done, rsv_status_name(st));
+            goto out;
+        }
         if (done > s->n) {
             failf(msg, "done %zu > n %zu", done, s->n);
             goto out;
@@ -308,9 +323,10 @@ static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv
                 goto out;
             }
             arrays_fill(&a);
-            st = call_batch(w, &a.b, s->n, &done);
-            if (st != RSV_ERR_POISONED || done != 0 || !untouched(&a, 0, msg)) {
-                failf(msg, "after the failure: %s done %zu", rsv_status_name(st), done);
+            st = call_batch(w, &a.b, s->n, &done, &state_ok);
+            if (st != RSV_ERR_POISONED || done != 0 || !state_ok || !untouched(&a, 0, msg)) {
+                failf(msg, "after the failure: %s done %zu%s", rsv_status_name(st), done,
+                      state_ok ? "" : "; " STATE_MSG);
                 goto out;
             }
             if (tally) tally->errors++;
@@ -362,7 +378,11 @@ static int batch_walk(walker *w, const expect *e, const rsv_rbd_shape *s, rsv_kv
         if (done == 0) { /* larger than the whole arena: one single-record call takes it */
             one r;
             int more = 0;
-            st = call_single(w, s->values, &r, &more);
+            st = call_single(w, s->values, &r, &more, &state_ok);
+            if (!state_ok) {
+                failf(msg, "single after an arena stop at record %zu: " STATE_MSG, pos);
+                goto out;
+            }
             if (st || !more || !one_matches(&r, nx, e->code[pos], s->values)) {
                 failf(msg, "single call after an arena stop at record %zu: %s", pos, rsv_status_name(st));
                 goto out;
@@ -405,8 +425,8 @@ int rsv_rbd_cursor(const uint8_t *file, size_t size, const rsv_rbd_shape *s, rsv
     rsv_kv03_cursor c1, c2;
     rsv_status init1 = rsv_kv03_cursor_init(&c1, &f), init2 = rsv_kv03_cursor_init(&c2, &f);
     rsv_view fv = rsv_view_make(file, 0, 8 * (uint64_t)size), none = rsv_view_make(NULL, 0, 0);
-    walker w1 = {&c1, cur_batch, cur_single, cur_diag, fv, {none, none}};
-    walker w2 = {&c2, cur_batch, cur_single, cur_diag, fv, {none, none}};
+    walker w1 = {&c1, cur_batch, cur_single, cur_diag, fv, {none, none}, &c1.fw.r};
+    walker w2 = {&c2, cur_batch, cur_single, cur_diag, fv, {none, none}, &c2.fw.r};
     rsv_kv03_diag d1 = {RSV_OK, 0, 0};
     if (init1 != init2) {
         failf(msg, "two inits differ");
@@ -456,8 +476,8 @@ int rsv_rbd_stream(rsv_view v, const rsv_oracle_code *set, size_t nset, const rs
     rsv_stream_reader r1, r2;
     rsv_status init1 = rsv_stream_reader_init_set(&r1, v, &cs), init2 = rsv_stream_reader_init_set(&r2, v, &cs);
     rsv_view cv = rsv_view_make(cb, 0, total), ev = rsv_view_make(ends, 0, 64 * (uint64_t)nset);
-    walker w1 = {&r1, str_batch, str_single, str_diag, v, {cv, ev}};
-    walker w2 = {&r2, str_batch, str_single, str_diag, v, {cv, ev}};
+    walker w1 = {&r1, str_batch, str_single, str_diag, v, {cv, ev}, &r1.r};
+    walker w2 = {&r2, str_batch, str_single, str_diag, v, {cv, ev}, &r2.r};
     rsv_kv03_diag d1 = {RSV_OK, 0, 0};
     int ok = 0;
     if (!e.end) {

@@ -34,6 +34,8 @@
  * Every single and batch call runs inside a load window (load_window.h):
  * in RSV_LOAD_CHECK builds a load of any byte outside the input (the file's
  * bytes; the stream view's bytes and its code set's bits and ends) aborts.
+ * After every call the walker's reader must keep reader.h's state invariant
+ * (rsv_test_reader_state_ok, testutil.h).
  * A file the codec cannot open is skipped (returns 1, nothing counted): the
  * open comparison is kv03_diff.h's. Returns 1 when everything held, else 0
  * with the first disagreement in msg. *tally (may be NULL) accumulates what
