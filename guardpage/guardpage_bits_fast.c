@@ -3,7 +3,8 @@
  * PROT_NONE pages (CODES.md §1.2 A1): a view whose last byte is the last
  * readable byte before a guard page, and one whose first byte follows a
  * guard page, 0..64 bytes, bit offsets 0..7 at both ends. For each:
- *  - rsv_put_view into a growable writer (after 0..7 bits);
+ *  - rsv_put_view into a growable writer (after 0..7 bits), also with the
+ *    view's data pointer 64 bytes before its first byte;
  *  - rsv__acc_copy (the merge writer's copy, with its bulk loops: 128-bit
  *    SSE2 steps whose second load ends one byte further, then 64-bit) and
  *    rsv__copy_bits of the view's bits from every start inside it (the tail
@@ -36,17 +37,26 @@ static uint8_t rnd8(void) { return (uint8_t)rsv_rng_next(&rng); }
 /* One view [off, off + len) of data (flush with a guard on one side). */
 static void check_view(const uint8_t *data, uint64_t off, uint64_t len, const char *side)
 {
-    /* put_view after 0..7 bits */
-    for (unsigned pre = 0; pre < 8; pre++) {
-        rsv_guard_set_case("%s: put_view off %" PRIu64 " len %" PRIu64 " after %u bits", side, off, len, pre);
-        rsv_writer w;
-        rsv_writer_init(&w);
-        int ok = pre == 0 || rsv_put(&w, 0, pre) == RSV_OK;
-        ok = ok && rsv_put_view(&w, rsv_view_make(data, off, len)) == RSV_OK && rsv_writer_bits(&w) == pre + len;
-        for (uint64_t i = 0; ok && i < len; i++) ok = bit_at(w.buf, pre + i) == bit_at(data, off + i);
-        gp_check(ok, "%s: put_view off %" PRIu64 " len %" PRIu64 " after %u bits", side, off, len, pre);
-        rsv_writer_free(&w);
-    }
+    /* put_view after 0..7 bits; then the same view with its data pointer 64
+     * bytes before its first byte (off + 512, a view taken from a larger
+     * buffer): the copy's window is the view's own bytes either way
+     * (rsv__view_lo/hi of the offset), so behind a head guard a tail load
+     * that backs up before the first byte faults */
+    for (unsigned back = 0; back < 2; back++)
+        for (unsigned pre = 0; pre < 8; pre++) {
+            const uint8_t *vd = back ? data - 64 : data;
+            uint64_t vo = back ? 512 + off : off;
+            rsv_guard_set_case("%s: put_view off %" PRIu64 " len %" PRIu64 " after %u bits%s", side, off, len, pre,
+                               back ? ", data pointer 64 bytes back" : "");
+            rsv_writer w;
+            rsv_writer_init(&w);
+            int ok = pre == 0 || rsv_put(&w, 0, pre) == RSV_OK;
+            ok = ok && rsv_put_view(&w, rsv_view_make(vd, vo, len)) == RSV_OK && rsv_writer_bits(&w) == pre + len;
+            for (uint64_t i = 0; ok && i < len; i++) ok = bit_at(w.buf, pre + i) == bit_at(data, off + i);
+            gp_check(ok, "%s: put_view off %" PRIu64 " len %" PRIu64 " after %u bits%s", side, off, len, pre,
+                     back ? ", data pointer 64 bytes back" : "");
+            rsv_writer_free(&w);
+        }
     /* copies and compares from every start inside the view */
     static uint8_t dst[MAX_BYTES + 32], other[MAX_BYTES + 8];
     for (uint64_t skip = 0; skip <= len; skip++) {
